@@ -1,0 +1,31 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AuthModule } from './auth/auth.module';
+import { ConfigModule } from './config/config.module';
+import type { AppConfig } from './config/config.schema';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { ProjectsModule } from './projects/projects.module';
+import { RedisModule } from './redis/redis.module';
+import { SubmissionsModule } from './submissions/submissions.module';
+import { TasksModule } from './tasks/tasks.module';
+import { WebModule } from './web/web.module';
+
+@Module({})
+export class AppModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.register(config),
+        DatabaseModule,
+        RedisModule,
+        HealthModule,
+        AuthModule,
+        ProjectsModule,
+        TasksModule,
+        SubmissionsModule,
+        WebModule.register(config.WEB_DIST_DIR),
+      ],
+    };
+  }
+}

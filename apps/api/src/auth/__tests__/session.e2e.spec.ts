@@ -1,0 +1,78 @@
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { signUp } from '../../../test/factories';
+
+describe('sessions (/api/session)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('signs up, sets an httpOnly cookie and answers me', async () => {
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/session/signup',
+      body: { email: '  Ada@Example.COM ', password: 'correct horse battery', name: 'Ada' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.user).toEqual({
+      id: expect.any(String),
+      account_id: expect.any(String),
+      email: 'ada@example.com',
+      name: 'Ada',
+      created_at: expect.stringMatching(/Z$/),
+    });
+    expect(res.body.data.token).toMatch(/^cbs_/);
+    expect(String(res.headers['set-cookie'])).toMatch(/cb_session=cbs_[^;]+;.*HttpOnly/i);
+
+    const cookie = String(res.headers['set-cookie']).split(';')[0];
+    const me = await t.request({ method: 'GET', url: '/api/session/me', headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect(me.body.data.user.email).toBe('ada@example.com');
+  });
+
+  it('refuses a second sign-up with the same email, whatever its case', async () => {
+    await signUp(t, { email: 'grace@example.com' });
+    const res = await t.request({
+      method: 'POST',
+      url: '/api/session/signup',
+      body: { email: 'GRACE@example.com', password: 'another password', name: 'Grace' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ errors: [{ field: 'email', detail: expect.stringContaining('already registered') }] });
+  });
+
+  it('validates every field of sign-up at once', async () => {
+    const res = await t.request({ method: 'POST', url: '/api/session/signup', body: { email: 'nope', password: 'short' } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'name', 'password']);
+  });
+
+  it('logs in with the right password only, and does not say which part was wrong', async () => {
+    const user = await signUp(t, { email: 'linus@example.com', password: 'right password' });
+    const wrong = await t.request({ method: 'POST', url: '/api/session/login', body: { email: user.email, password: 'wrong password' } });
+    const unknown = await t.request({ method: 'POST', url: '/api/session/login', body: { email: 'nobody@example.com', password: 'x' } });
+    expect(wrong.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
+    const right = await t.request({ method: 'POST', url: '/api/session/login', body: { email: 'LINUS@example.com', password: 'right password' } });
+    expect(right.status).toBe(200);
+    expect(right.body.data.user.id).toBe(user.userId);
+  });
+
+  it('logs out: the token stops working', async () => {
+    const user = await signUp(t);
+    expect((await t.request({ method: 'POST', url: '/api/session/logout', headers: user.auth })).status).toBe(200);
+    const me = await t.request({ method: 'GET', url: '/api/session/me', headers: user.auth });
+    expect(me.status).toBe(401);
+    expect(me.body.errors[0].field).toBe('root');
+  });
+
+  it('stores only a hash of the token and a slow hash of the password', async () => {
+    const user = await signUp(t, { password: 'plain text password' });
+    const [row] = await t.db.query('SELECT s.token_hash, u.password_hash FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.id = $1', [user.userId]);
+    expect(row.token_hash).not.toContain(user.token);
+    expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+    expect(row.password_hash).not.toContain('plain text password');
+  });
+});

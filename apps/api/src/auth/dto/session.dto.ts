@@ -1,0 +1,5 @@
+import { loginBodySchema, signupBodySchema } from '@crowdbox/contracts';
+import { createZodDto } from 'nestjs-zod';
+
+export class SignupDto extends createZodDto(signupBodySchema) {}
+export class LoginDto extends createZodDto(loginBodySchema) {}

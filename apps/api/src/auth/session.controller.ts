@@ -1,0 +1,56 @@
+import type { DataBody, SessionResponse, UserResponse } from '@crowdbox/contracts';
+import { Body, Controller, Get, HttpCode, Inject, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { LoginDto, SignupDto } from './dto/session.dto';
+import { SESSION_COOKIE, SessionGuard } from './session.guard';
+import { SessionsService, toUserResponse, type StartedSession } from './sessions.service';
+
+@ApiTags('session')
+@Controller('api/session')
+export class SessionController {
+  constructor(
+    private readonly sessions: SessionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('signup')
+  async signUp(@Body() body: SignupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
+    return this.reply(reply, await this.sessions.signUp(body));
+  }
+
+  @Post('login')
+  @HttpCode(200)
+  async logIn(@Body() body: LoginDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
+    return this.reply(reply, await this.sessions.logIn(body));
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  async logOut(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
+    await this.sessions.logOut(session.sessionId);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { data: { ok: true } };
+  }
+
+  @Get('me')
+  @UseGuards(SessionGuard)
+  async me(@CurrentSession() session: SessionPrincipal): Promise<DataBody<{ user: UserResponse }>> {
+    return { data: { user: toUserResponse(await this.sessions.user(session.userId)) } };
+  }
+
+  private reply(reply: FastifyReply, started: StartedSession): DataBody<SessionResponse> {
+    reply.setCookie(SESSION_COOKIE, started.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: this.config.COOKIE_SECURE ?? this.config.NODE_ENV === 'production',
+      expires: started.expiresAt,
+    });
+    return { data: { user: toUserResponse(started.user), token: started.token } };
+  }
+}

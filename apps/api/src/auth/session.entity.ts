@@ -1,0 +1,27 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { User } from './user.entity';
+
+/** A signed-in browser or client; the token itself is never stored, only its SHA-256. */
+@Entity('sessions')
+@Unique('uq_sessions_token_hash', ['tokenHash'])
+@Index('ix_sessions_user', ['userId'])
+export class Session {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_sessions' })
+  id!: string;
+
+  @Column('uuid')
+  userId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'fk_sessions_user' })
+  user?: User;
+
+  @Column('text')
+  tokenHash!: string;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column('timestamptz')
+  expiresAt!: Date;
+}

@@ -1,0 +1,28 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ApiException } from '../common/errors/api.exception';
+import { SessionsService } from './sessions.service';
+
+export const SESSION_COOKIE = 'cb_session';
+
+/** Accepts `Authorization: Bearer <token>` or the httpOnly session cookie. */
+@Injectable()
+export class SessionGuard implements CanActivate {
+  constructor(private readonly sessions: SessionsService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const token = sessionToken(request);
+    if (!token) throw ApiException.of(401, 'root', 'log in first: send Authorization: Bearer <token> or the session cookie');
+    const principal = await this.sessions.resolve(token);
+    if (!principal) throw ApiException.of(401, 'root', 'the session has expired or was logged out; log in again');
+    request.session = principal;
+    return true;
+  }
+}
+
+export function sessionToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
+  return request.cookies?.[SESSION_COOKIE] || undefined;
+}

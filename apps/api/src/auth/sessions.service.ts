@@ -1,0 +1,99 @@
+import type { LoginBody, SignupBody, UserResponse } from '@crowdbox/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+import { randomSecret, sha256Hex } from '../common/crypto.util';
+import type { SessionPrincipal } from '../common/http/principal';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { Account } from './account.entity';
+import { hashPassword, verifyPassword } from './password.util';
+import { Session } from './session.entity';
+import { User } from './user.entity';
+
+export interface StartedSession {
+  user: User;
+  token: string;
+  expiresAt: Date;
+}
+
+/** Sign-up, log-in, log-out and resolving a session token. */
+@Injectable()
+export class SessionsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Creates the account, its user and a first session, all or nothing. */
+  async signUp(input: SignupBody): Promise<StartedSession> {
+    const passwordHash = await hashPassword(input.password);
+    return this.db.transaction(async (tx) => {
+      const taken = await tx.getRepository(User).exists({ where: { email: input.email } });
+      if (taken) throw ApiException.unprocessable('email', 'is already registered; log in instead');
+      const account = await tx.getRepository(Account).save({
+        id: randomUUID(),
+        name: input.name,
+        webhookSigningSecret: `whsec_${randomSecret(32)}`,
+      });
+      const user = await tx.getRepository(User).save({
+        id: randomUUID(),
+        accountId: account.id,
+        email: input.email,
+        name: input.name,
+        passwordHash,
+      });
+      return this.start(tx.getRepository(Session), user);
+    });
+  }
+
+  async logIn(input: LoginBody): Promise<StartedSession> {
+    const user = await this.db.getRepository(User).findOne({ where: { email: input.email } });
+    // Same answer for an unknown email and a wrong password, so emails cannot be probed.
+    if (!user || !(await verifyPassword(input.password, user.passwordHash))) {
+      throw ApiException.of(401, 'root', 'email or password is wrong');
+    }
+    return this.start(this.db.getRepository(Session), user);
+  }
+
+  async logOut(sessionId: string): Promise<void> {
+    await this.db.getRepository(Session).delete({ id: sessionId });
+  }
+
+  /** The principal of a live session token, or undefined. */
+  async resolve(token: string): Promise<SessionPrincipal | undefined> {
+    const rows: Array<{ session_id: string; user_id: string; account_id: string; email: string; name: string }> =
+      await this.db.query(
+        `SELECT s.id AS session_id, u.id AS user_id, u.account_id, u.email, u.name
+           FROM sessions s JOIN users u ON u.id = s.user_id
+          WHERE s.token_hash = $1 AND s.expires_at > now()`,
+        [sha256Hex(token)],
+      );
+    const row = rows[0];
+    if (!row) return undefined;
+    return { sessionId: row.session_id, userId: row.user_id, accountId: row.account_id, email: row.email, name: row.name };
+  }
+
+  async user(userId: string): Promise<User> {
+    return this.db.getRepository(User).findOneOrFail({ where: { id: userId } });
+  }
+
+  private async start(sessions: ReturnType<DataSource['getRepository']>, user: User): Promise<StartedSession> {
+    const token = `cbs_${randomSecret(32)}`;
+    const expiresAt = new Date(Date.now() + this.config.SESSION_TTL_DAYS * 86_400_000);
+    await sessions.insert({ id: randomUUID(), userId: user.id, tokenHash: sha256Hex(token), expiresAt });
+    return { user, token, expiresAt };
+  }
+}
+
+export function toUserResponse(user: User): UserResponse {
+  return {
+    id: user.id,
+    account_id: user.accountId,
+    email: user.email,
+    name: user.name,
+    created_at: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,74 @@
+import { LIMITS } from '@crowdbox/contracts';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { NestFactory } from '@nestjs/core';
+import { LogController } from 'fastify';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
+import { AppModule } from '../app.module';
+import { ErrorFilter } from '../common/errors/error.filter';
+import { registerJsonBodyParser } from '../common/http/json-body.parser';
+import { RouteTable } from '../common/http/route-table';
+import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
+import type { AppConfig } from '../config/config.schema';
+import { runMigrations } from '../database/run-migrations';
+import { PinoNestLogger } from './pino-nest.logger';
+import { setupOpenApi } from './openapi';
+
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+/**
+ * Builds the whole server: Fastify with the JSON parser, the error handler and the request log, then
+ * Nest with the global pipe and filter. main.ts and every API test use this same function.
+ */
+export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    logger: { level: config.LOG_LEVEL, base: { service: 'crowdbox-api', role: config.role } },
+    // One line per request, written in onResponse below, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: true,
+    bodyLimit: LIMITS.batchBodyBytes,
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  const fastify = adapter.getInstance();
+  const routes = new RouteTable();
+  routes.watch(fastify);
+  registerJsonBodyParser(fastify);
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
+
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
+    bodyParser: false,
+    logger: new PinoNestLogger(fastify.log),
+    abortOnError: false,
+  });
+  await app.register(fastifyCookie);
+  const assets = config.WEB_DIST_DIR ? join(config.WEB_DIST_DIR, 'assets') : undefined;
+  if (assets && existsSync(assets)) {
+    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d' });
+  }
+  app.useGlobalPipes(new ZodValidationPipe());
+  app.useGlobalFilters(new ErrorFilter(routes));
+  app.enableShutdownHooks();
+  setupOpenApi(app);
+
+  if (config.MIGRATE_ON_BOOT) await runMigrations(app.get<DataSource>(getDataSourceToken()));
+  await app.init();
+  await fastify.ready();
+  return app;
+}

@@ -1,0 +1,42 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { User } from '../auth/user.entity';
+import { Task } from '../tasks/task.entity';
+
+export type CheckoutState = 'active' | 'submitted' | 'released' | 'expired' | 'cancelled';
+
+/** A worker's lease on a task. UNIQUE(task, worker): nobody holds or answers the same task twice. */
+@Entity('checkouts')
+@Unique('uq_checkouts_task_worker', ['taskId', 'workerId'])
+@Index('ix_checkouts_worker_state', ['workerId', 'state'])
+@Index('ix_checkouts_active_expiry', ['state', 'expiresAt'])
+@Check('ck_checkouts_state', `"state" IN ('active', 'submitted', 'released', 'expired', 'cancelled')`)
+export class Checkout {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_checkouts' })
+  id!: string;
+
+  @Column('uuid')
+  taskId!: string;
+
+  @ManyToOne(() => Task, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'task_id', foreignKeyConstraintName: 'fk_checkouts_task' })
+  task?: Task;
+
+  @Column('uuid')
+  workerId!: string;
+
+  @ManyToOne(() => User, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'worker_id', foreignKeyConstraintName: 'fk_checkouts_worker' })
+  worker?: User;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  checkedOutAt!: Date;
+
+  @Column('timestamptz')
+  expiresAt!: Date;
+
+  @Column('text', { default: 'active' })
+  state!: CheckoutState;
+
+  @Column('timestamptz', { nullable: true })
+  endedAt!: Date | null;
+}

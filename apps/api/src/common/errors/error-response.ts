@@ -1,0 +1,70 @@
+import type { ErrorBody, ErrorItem } from '@crowdbox/contracts';
+import { HttpException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiException } from './api.exception';
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/** Fastify's own errors (body parsing, limits) carry a code and a statusCode. */
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+}
+
+const STATUS_WORDS: Record<number, string> = {
+  400: 'bad request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not found',
+  405: 'method not allowed',
+  413: 'body too large',
+  415: 'unsupported media type',
+  429: 'too many requests',
+};
+
+/**
+ * The single mapping from anything thrown to the contract's error shape. Both the Nest filter and the
+ * Fastify error handler call it, so no other code writes an error body.
+ */
+export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
+  if (error instanceof ApiException) {
+    return { status: error.status, body: { errors: error.errors }, headers: error.headers };
+  }
+  if (error instanceof HttpException) {
+    // Our code throws ApiException only; an HttpException is Nest's router or a Fastify body error
+    // that Nest wrapped (losing its code), so 400/413/415 are about the body.
+    const status = error.getStatus();
+    const field = status === 400 || status === 413 || status === 415 ? 'body' : 'root';
+    if (status < 500) return single(status, field, plainWords(status, error.message));
+  } else if (isFastifyError(error) && error.statusCode && error.statusCode < 500) {
+    const status = error.statusCode;
+    const field = error.code?.startsWith('FST_ERR_CTP') ? 'body' : 'root';
+    return single(status, field, plainWords(status, error.message));
+  }
+  return single(500, 'root', `internal error (request id ${requestId})`);
+}
+
+/** Writes an error response; used by the filter and the Fastify error handler alike. */
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): void {
+  const response = toErrorResponse(error, String(request.id));
+  if (response.status >= 500) request.log.error({ err: error }, 'unhandled error');
+  void reply.status(response.status).headers(response.headers).type('application/json; charset=utf-8').send(response.body);
+}
+
+function single(status: number, field: string, detail: string): ErrorResponse {
+  const errors: ErrorItem[] = [{ field, detail }];
+  return { status, body: { errors }, headers: {} };
+}
+
+function plainWords(status: number, message: string | undefined): string {
+  return message && message.length < 300 ? message : (STATUS_WORDS[status] ?? 'request failed');
+}
+
+function isFastifyError(error: unknown): error is FastifyLikeError {
+  return typeof error === 'object' && error !== null && 'statusCode' in error;
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Every setting the server reads, validated once at boot (see loadConfig). */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  MIGRATE_ON_BOOT: bool.default(true),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  /** Prefix of every Redis key and BullMQ queue; tests give each file its own. */
+  REDIS_PREFIX: z.string().min(1).default('cb'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Requests per API key per window on /api/v1. */
+  RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  COOKIE_SECURE: bool.optional(),
+  /** How long an authenticated API key or project stays in the in-process cache. */
+  CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  WEB_DIST_DIR: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+});
+
+export type AppConfig = z.output<typeof configSchema> & { role: AppRole };
+
+export type AppRole = 'all' | 'http' | 'jobs';

@@ -1,0 +1,47 @@
+import type { DataSourceOptions } from 'typeorm';
+import { Account } from '../auth/account.entity';
+import { ApiKey } from '../auth/api-key.entity';
+import { Session } from '../auth/session.entity';
+import { User } from '../auth/user.entity';
+import { Checkout } from '../checkout/checkout.entity';
+import { Project } from '../projects/project.entity';
+import { Submission } from '../submissions/submission.entity';
+import { IdempotencyKey } from '../tasks/idempotency-key.entity';
+import { Task } from '../tasks/task.entity';
+import { WebhookAttempt } from '../webhooks/webhook-attempt.entity';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
+import { WebhookEvent } from '../webhooks/webhook-event.entity';
+import { CoreSchema1763800000000 } from './migrations/1763800000000-core-schema';
+import { SnakeNamingStrategy } from './snake-naming.strategy';
+
+export const ENTITIES = [
+  Account,
+  User,
+  Session,
+  ApiKey,
+  Project,
+  Task,
+  IdempotencyKey,
+  Checkout,
+  Submission,
+  WebhookEndpoint,
+  WebhookEvent,
+  WebhookAttempt,
+];
+
+/** Migrations in order; the schema comes only from these, never from `synchronize`. */
+export const MIGRATIONS = [CoreSchema1763800000000];
+
+export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'schema_migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    synchronize: false,
+    migrationsRun: false,
+    extra: { max: poolSize },
+  };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { dataSourceOptions } from './data-source.options';
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE),
+    }),
+  ],
+})
+export class DatabaseModule {}

@@ -1,0 +1,68 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Account } from '../auth/account.entity';
+
+/** A box label a worker can pick, with the colour the annotator draws it in. */
+export interface ProjectLabel {
+  name: string;
+  color: string;
+}
+
+@Entity('projects')
+@Index('ix_projects_account', ['accountId', 'createdAt'])
+@Check('ck_projects_required_submissions', `"default_required_submissions" BETWEEN 1 AND 100`)
+@Check('ck_projects_reward', `"default_reward" BETWEEN 0 AND 100000`)
+@Check('ck_projects_completion_time', `"allowed_completion_time_seconds" BETWEEN 30 AND 86400`)
+@Check('ck_projects_iou_threshold', `"consensus_iou_threshold" > 0 AND "consensus_iou_threshold" <= 1`)
+export class Project {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_projects' })
+  id!: string;
+
+  @Column('uuid')
+  accountId!: string;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'fk_projects_account' })
+  account?: Account;
+
+  @Column('text')
+  name!: string;
+
+  @Column('text')
+  displayName!: string;
+
+  @Column('text')
+  displayShortDescription!: string;
+
+  /** Sanitized HTML with `[[variable]]` placeholders. */
+  @Column('text')
+  template!: string;
+
+  /** Variable name -> default value (null: the task must give one). */
+  @Column('jsonb', { default: () => `'{}'` })
+  variables!: Record<string, string | null>;
+
+  @Column('jsonb', { default: () => `'[]'` })
+  labels!: ProjectLabel[];
+
+  /** The substitution that holds the image URL when a task gives no external_image_url. */
+  @Column('text', { default: 'image_url' })
+  imageVariable!: string;
+
+  @Column('integer')
+  defaultRequiredSubmissions!: number;
+
+  @Column('integer')
+  defaultReward!: number;
+
+  @Column('integer')
+  allowedCompletionTimeSeconds!: number;
+
+  @Column('real', { default: () => '0.5' })
+  consensusIouThreshold!: number;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  updatedAt!: Date;
+}

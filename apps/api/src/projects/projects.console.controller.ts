@@ -1,0 +1,39 @@
+import type { ConsoleProjectResponse, DataBody } from '@crowdbox/contracts';
+import { Body, Controller, Get, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { SessionGuard } from '../auth/session.guard';
+import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
+import { CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
+import { ProjectsService } from './projects.service';
+
+@ApiTags('console')
+@ApiBearerAuth()
+@UseGuards(SessionGuard)
+@Controller('api/console/projects')
+export class ProjectsConsoleController {
+  constructor(private readonly projects: ProjectsService) {}
+
+  @Get()
+  async list(@CurrentSession() session: SessionPrincipal): Promise<DataBody<ConsoleProjectResponse[]>> {
+    return { data: await this.projects.list(session.accountId) };
+  }
+
+  @Post()
+  async create(@CurrentSession() session: SessionPrincipal, @Body() body: CreateProjectDto): Promise<DataBody<ConsoleProjectResponse>> {
+    return { data: await this.projects.create(session.accountId, body) };
+  }
+
+  @Get(':uuid')
+  async get(@CurrentSession() session: SessionPrincipal, @Param('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
+    return { data: await this.projects.consoleProject(session.accountId, uuid) };
+  }
+
+  @Patch(':uuid')
+  async update(
+    @CurrentSession() session: SessionPrincipal,
+    @Param('uuid') uuid: string,
+    @Body() body: UpdateProjectDto,
+  ): Promise<DataBody<ConsoleProjectResponse>> {
+    return { data: await this.projects.update(session.accountId, uuid, body) };
+  }
+}

@@ -1,0 +1,152 @@
+import {
+  templateVariables,
+  type ConsoleProjectResponse,
+  type CreateProjectBody,
+  type ProjectResponse,
+  type UpdateProjectBody,
+} from '@crowdbox/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+import { isUuid } from '../common/crypto.util';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { Project, type ProjectLabel } from './project.entity';
+import { loadProjectStats, statsOrEmpty } from './project-stats';
+import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
+import { sanitizeTemplate } from './template-sanitizer';
+
+/** Tableau 10: distinct, readable label colours for labels given without one. */
+const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+/** Projects: set up in the console, read by the requester API, used by every task. */
+@Injectable()
+export class ProjectsService {
+  /** Projects by id for the add_task hot path; invalidated here on update, elsewhere after CACHE_TTL_MS. */
+  private readonly cache = new Map<string, { project: Project; until: number }>();
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
+    const template = sanitizeTemplate(body.template);
+    const project = await this.db.getRepository(Project).save({
+      id: randomUUID(),
+      accountId,
+      name: body.name,
+      displayName: body.display_name,
+      displayShortDescription: body.display_short_description,
+      template,
+      variables: mergeVariables(template, body.variables ?? {}),
+      labels: normalizeLabels(body.labels),
+      imageVariable: body.image_variable ?? 'image_url',
+      defaultRequiredSubmissions: body.default_required_submissions,
+      defaultReward: body.default_reward,
+      allowedCompletionTimeSeconds: body.allowed_completion_time_seconds,
+      consensusIouThreshold: body.consensus_iou_threshold ?? 0.5,
+    });
+    return this.consoleView(project);
+  }
+
+  async update(accountId: string, id: string, body: UpdateProjectBody): Promise<ConsoleProjectResponse> {
+    // A copy: the cached instance must not carry changes of a PATCH that is refused or fails to save.
+    const project = Object.assign(new Project(), await this.owned(accountId, id));
+    const oldTemplate = project.template;
+    if (body.template !== undefined) project.template = sanitizeTemplate(body.template);
+    if (body.template !== undefined || body.variables !== undefined) {
+      project.variables = mergeVariables(project.template, body.variables ?? keptVariables(oldTemplate, project.template, project.variables));
+    }
+    if (body.labels !== undefined) project.labels = normalizeLabels(body.labels);
+    if (body.name !== undefined) project.name = body.name;
+    if (body.display_name !== undefined) project.displayName = body.display_name;
+    if (body.display_short_description !== undefined) project.displayShortDescription = body.display_short_description;
+    if (body.image_variable !== undefined) project.imageVariable = body.image_variable;
+    if (body.default_required_submissions !== undefined) project.defaultRequiredSubmissions = body.default_required_submissions;
+    if (body.default_reward !== undefined) project.defaultReward = body.default_reward;
+    if (body.allowed_completion_time_seconds !== undefined) project.allowedCompletionTimeSeconds = body.allowed_completion_time_seconds;
+    if (body.consensus_iou_threshold !== undefined) project.consensusIouThreshold = body.consensus_iou_threshold;
+    project.updatedAt = new Date();
+    await this.db.getRepository(Project).save(project);
+    this.cache.delete(id);
+    return this.consoleView(project);
+  }
+
+  async list(accountId: string): Promise<ConsoleProjectResponse[]> {
+    const projects = await this.db.getRepository(Project).find({ where: { accountId }, order: { createdAt: 'DESC' } });
+    const stats = await loadProjectStats(this.db, projects.map((p) => p.id));
+    return projects.map((p) => toConsoleProjectResponse(p, statsOrEmpty(stats, p.id)));
+  }
+
+  async consoleProject(accountId: string, id: string): Promise<ConsoleProjectResponse> {
+    return this.consoleView(await this.owned(accountId, id));
+  }
+
+  /** GET /api/v1/projects/:uuid */
+  async requesterProject(accountId: string, id: string): Promise<ProjectResponse> {
+    const project = await this.owned(accountId, id, 'project not found', 422);
+    const stats = await loadProjectStats(this.db, [project.id]);
+    return toProjectResponse(project, statsOrEmpty(stats, project.id));
+  }
+
+  /**
+   * The account's project, or an error that does not tell "not yours" from "does not exist".
+   * The console answers 404; the requester API answers the seed spec's 422 `project not found`.
+   */
+  async owned(accountId: string, id: string, detail = 'project not found', status = 404): Promise<Project> {
+    const project = isUuid(id) ? await this.find(id) : undefined;
+    if (!project || project.accountId !== accountId) throw ApiException.of(status, 'root', detail);
+    return project;
+  }
+
+  /** A project by id through the short-lived cache (the add_task hot path). */
+  async find(id: string): Promise<Project | undefined> {
+    const now = Date.now();
+    const hit = this.cache.get(id);
+    if (hit && hit.until > now) return hit.project;
+    const project = await this.db.getRepository(Project).findOne({ where: { id } });
+    if (project && this.config.CACHE_TTL_MS > 0) this.cache.set(id, { project, until: now + this.config.CACHE_TTL_MS });
+    return project ?? undefined;
+  }
+
+  private async consoleView(project: Project): Promise<ConsoleProjectResponse> {
+    const stats = await loadProjectStats(this.db, [project.id]);
+    return toConsoleProjectResponse(project, statsOrEmpty(stats, project.id));
+  }
+}
+
+/** Every template variable is known (default null unless given); declared extras are kept. */
+function mergeVariables(template: string, given: Record<string, string | null>): Record<string, string | null> {
+  const merged: Record<string, string | null> = {};
+  for (const name of templateVariables(template)) merged[name] = null;
+  return { ...merged, ...given };
+}
+
+/**
+ * The current variables (with their defaults) minus those that only existed because the old template used them: a variable
+ * that left the template must not stay required (add_task would demand a value nobody uses).
+ * Declared extras (never in the template, e.g. an image variable's default) are kept.
+ */
+function keptVariables(
+  oldTemplate: string,
+  newTemplate: string,
+  variables: Record<string, string | null>,
+): Record<string, string | null> {
+  const inOld = new Set(templateVariables(oldTemplate));
+  const inNew = new Set(templateVariables(newTemplate));
+  return Object.fromEntries(Object.entries(variables).filter(([name]) => inNew.has(name) || !inOld.has(name)));
+}
+
+function normalizeLabels(labels: Array<string | { name: string; color?: string }>): ProjectLabel[] {
+  const seen = new Set<string>();
+  return labels.map((label, index) => {
+    const name = typeof label === 'string' ? label : label.name;
+    if (seen.has(name)) throw ApiException.unprocessable(`labels.${index}`, `"${name}" appears twice; label names must be unique`);
+    seen.add(name);
+    const color = typeof label === 'string' ? undefined : label.color;
+    return { name, color: (color ?? PALETTE[index % PALETTE.length]).toLowerCase() };
+  });
+}

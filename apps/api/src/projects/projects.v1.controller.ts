@@ -1,0 +1,24 @@
+import type { DataBody, ProjectResponse } from '@crowdbox/contracts';
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
+import { TestModeService } from '../test-mode/test-mode.service';
+import { ProjectsService } from './projects.service';
+
+@ApiTags('requester')
+@ApiSecurity('apikey')
+@UseGuards(ApiKeyGuard)
+@Controller('api/v1/projects')
+export class ProjectsV1Controller {
+  constructor(
+    private readonly projects: ProjectsService,
+    private readonly testMode: TestModeService,
+  ) {}
+
+  @Get(':uuid')
+  async get(@CurrentApiKey() key: ApiKeyPrincipal, @Param('uuid') uuid: string): Promise<DataBody<ProjectResponse>> {
+    if (key.mode === 'test') return { data: this.testMode.project(key, uuid) };
+    return { data: await this.projects.requesterProject(key.accountId, uuid) };
+  }
+}

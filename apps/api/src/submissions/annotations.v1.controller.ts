@@ -1,0 +1,56 @@
+import type { DataBody, TaskAnnotationsRecord } from '@crowdbox/contracts';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import { ApiKeyGuard } from '../auth/api-key.guard';
+import { ApiException } from '../common/errors/api.exception';
+import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
+import { AnnotationsService, type ExportFormat } from './annotations.service';
+
+function parseView(view: string | undefined): boolean {
+  if (view === undefined || view === '' || view === 'consensus') return false;
+  if (view === 'submissions') return true;
+  throw ApiException.unprocessable('view', 'must be "submissions" (or absent for consensus boxes only)');
+}
+
+function parseFormat(format: string | undefined): ExportFormat {
+  if (format === undefined || format === '' || format === 'json') return 'json';
+  if (format === 'coco') return 'coco';
+  throw ApiException.unprocessable('format', 'must be "json" or "coco"');
+}
+
+/** Results of the requester API: consensus boxes per task, and a project's complete tasks as a stream. */
+@ApiTags('requester')
+@ApiSecurity('apikey')
+@UseGuards(ApiKeyGuard)
+@Controller('api/v1')
+export class AnnotationsV1Controller {
+  constructor(private readonly annotations: AnnotationsService) {}
+
+  @Get('tasks/:uuid/annotations')
+  @ApiQuery({ name: 'view', required: false, enum: ['submissions'] })
+  async task(
+    @CurrentApiKey() key: ApiKeyPrincipal,
+    @Param('uuid') uuid: string,
+    @Query('view') view?: string,
+  ): Promise<DataBody<TaskAnnotationsRecord>> {
+    return { data: await this.annotations.taskAnnotations(key, uuid, parseView(view)) };
+  }
+
+  @Get('projects/:uuid/annotations')
+  @ApiQuery({ name: 'view', required: false, enum: ['submissions'] })
+  @ApiQuery({ name: 'format', required: false, enum: ['json', 'coco'] })
+  async project(
+    @CurrentApiKey() key: ApiKeyPrincipal,
+    @Param('uuid') uuid: string,
+    @Res() reply: FastifyReply,
+    @Query('view') view?: string,
+    @Query('format') format?: string,
+  ): Promise<void> {
+    const chunks = await this.annotations.projectAnnotations(key, uuid, parseView(view), parseFormat(format));
+    const stream = Readable.from(chunks, { objectMode: false });
+    stream.on('error', (error) => reply.log.error({ err: error }, 'annotations export failed mid-stream'));
+    await reply.type('application/json; charset=utf-8').send(stream);
+  }
+}

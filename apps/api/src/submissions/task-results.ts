@@ -1,0 +1,37 @@
+import { consensus } from '@crowdbox/boxes';
+import type { Annotation, ConsensusAnnotation, WorkerSubmission } from '@crowdbox/contracts';
+import { workerPseudonym } from './worker-pseudonym';
+
+/** A submission as the result queries select it (json_build_object keys). */
+export interface SubmissionRow {
+  id: string;
+  worker_id: string;
+  boxes: Annotation[];
+  image_width: number;
+  image_height: number;
+  created_at: string;
+}
+
+/** SQL producing `subs` (a JSON array of SubmissionRow, oldest first) for the task aliased `t`. */
+export const SUBMISSIONS_JSON_SQL = `
+  coalesce((SELECT json_agg(json_build_object(
+      'id', s.id, 'worker_id', s.worker_id, 'boxes', s.boxes, 'image_width', s.image_width,
+      'image_height', s.image_height, 'created_at', s.created_at) ORDER BY s.created_at, s.id)
+    FROM submissions s WHERE s.task_id = t.id), '[]'::json) AS subs`;
+
+/** The consensus of a complete task's submissions (API.md §5), through libs/boxes. */
+export function consensusOf(submissions: SubmissionRow[], iouThreshold: number): ConsensusAnnotation[] {
+  return consensus(
+    submissions.map((s) => ({ worker: s.worker_id, boxes: s.boxes })),
+    { iouThreshold },
+  );
+}
+
+export function toWorkerSubmissions(projectId: string, submissions: SubmissionRow[]): WorkerSubmission[] {
+  return submissions.map((s) => ({
+    submission_id: s.id,
+    worker: workerPseudonym(projectId, s.worker_id),
+    annotations: s.boxes.map((b) => ({ label: b.label, center_x: b.center_x, center_y: b.center_y, width: b.width, height: b.height })),
+    submitted_at: new Date(s.created_at).toISOString(),
+  }));
+}

@@ -1,0 +1,111 @@
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { aRequester, addTask, type Requester } from '../../../test/factories';
+
+describe('add_tasks and Idempotency-Key', () => {
+  let t: TestApp;
+  let r: Requester;
+  beforeAll(async () => {
+    t = await startTestApp();
+    r = await aRequester(t);
+  });
+  afterAll(() => t.close());
+
+  const taskCount = async () => Number((await t.db.query('SELECT count(*) FROM tasks'))[0].count);
+  const addTasks = (body: unknown, headers: Record<string, string> = {}) =>
+    t.request({ method: 'POST', url: '/api/v1/projects/add_tasks', headers: { apikey: r.liveKey, ...headers }, body });
+
+  it('creates a batch of 1,000 in one call, in order', async () => {
+    const before = await taskCount();
+    const tasks = Array.from({ length: 1000 }, (_, i) => ({ substitutions: { object: `thing ${i}` }, reward: i % 50 }));
+    const res = await addTasks({ project_uuid: r.projectUuid, tasks });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toHaveLength(1000);
+    expect(res.body.data[999].prompt).toContain('thing 999');
+    expect(res.body.data[7].reward).toBe(7);
+    expect(new Set(res.body.data.map((d: { task_uuid: string }) => d.task_uuid)).size).toBe(1000);
+    expect(await taskCount()).toBe(before + 1000);
+  });
+
+  it('is all or nothing: one bad task names its index and nothing is written', async () => {
+    const before = await taskCount();
+    const shape = await addTasks({ project_uuid: r.projectUuid, tasks: [{ substitutions: { object: 'ok' } }, { substitutions: { object: 'ok' }, reward: -1 }] });
+    expect(shape.status).toBe(422);
+    expect(shape.body.errors).toEqual([{ field: 'tasks.1.reward', detail: 'must be an integer from 0 to 100000' }]);
+    const tasks = [{ substitutions: { object: 'ok' } }, { substitutions: { nope: 'x', object: 'ok' } }, { substitutions: {} }];
+    const res = await addTasks({ project_uuid: r.projectUuid, tasks });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([
+      { field: 'tasks.1.substitutions.nope', detail: expect.any(String) },
+      { field: 'tasks.2.substitutions.object', detail: expect.any(String) },
+    ]);
+    expect(await taskCount()).toBe(before);
+  });
+
+  it('refuses an empty batch, more than 1,000 tasks, and a missing tasks field', async () => {
+    expect((await addTasks({ project_uuid: r.projectUuid, tasks: [] })).body.errors[0].field).toBe('tasks');
+    const tooMany = await addTasks({ project_uuid: r.projectUuid, tasks: Array.from({ length: 1001 }, () => ({ substitutions: { object: 'x' } })) });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.errors).toEqual([{ field: 'tasks', detail: 'tasks must hold at most 1000 tasks' }]);
+    expect((await addTasks({ project_uuid: r.projectUuid })).body.errors).toEqual([{ field: 'tasks', detail: 'tasks is a required field' }]);
+  });
+
+  it('replays the first response for the same key and body, without a second task', async () => {
+    const before = await taskCount();
+    const task = { project_uuid: r.projectUuid, substitutions: { object: 'replayed' } };
+    const first = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'order-42' });
+    // The same body with other key order and spacing is the same request.
+    const again = await t.request({
+      method: 'POST',
+      url: '/api/v1/projects/add_task',
+      headers: { apikey: r.liveKey, 'idempotency-key': 'order-42', 'content-type': 'application/json' },
+      body: `{ "task": { "substitutions": {"object":"replayed"}, "project_uuid": "${r.projectUuid}" } }`,
+    });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(await taskCount()).toBe(before + 1);
+  });
+
+  it('refuses the same key with another body as a 422 on Idempotency-Key', async () => {
+    await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'a' } }, { 'Idempotency-Key': 'k-2' });
+    const before = await taskCount();
+    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'b' } }, { 'Idempotency-Key': 'k-2' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: 'Idempotency-Key', detail: expect.stringContaining('different body') }]);
+    expect(await taskCount()).toBe(before);
+  });
+
+  it('creates exactly one task when the same key arrives ten times at once', async () => {
+    const before = await taskCount();
+    const task = { project_uuid: r.projectUuid, substitutions: { object: 'racing' } };
+    const results = await Promise.all(Array.from({ length: 10 }, () => addTask(t, r.liveKey, task, { 'Idempotency-Key': 'race' })));
+    expect(results.map((res) => res.status)).toEqual(Array(10).fill(201));
+    expect(new Set(results.map((res) => res.body.data.task_uuid)).size).toBe(1);
+    expect(await taskCount()).toBe(before + 1);
+  });
+
+  it('replays batches too, and keys are per account', async () => {
+    const body = { project_uuid: r.projectUuid, tasks: [{ substitutions: { object: 'x' } }, { substitutions: { object: 'y' } }] };
+    const first = await addTasks(body, { 'Idempotency-Key': 'batch-1' });
+    const again = await addTasks(body, { 'Idempotency-Key': 'batch-1' });
+    expect(again.body).toEqual(first.body);
+    const other = await aRequester(t);
+    const theirs = await addTask(t, other.liveKey, { project_uuid: other.projectUuid, substitutions: { object: 'x' } }, { 'Idempotency-Key': 'batch-1' });
+    expect(theirs.status).toBe(201);
+  });
+
+  it('forgets a key after 24 hours', async () => {
+    const task = { project_uuid: r.projectUuid, substitutions: { object: 'old' } };
+    const first = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'yesterday' });
+    await t.db.query("UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = 'yesterday'");
+    const later = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'yesterday' });
+    expect(later.status).toBe(201);
+    expect(later.body.data.task_uuid).not.toBe(first.body.data.task_uuid);
+  });
+
+  it('refuses an over-long key', async () => {
+    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'x' } }, { 'Idempotency-Key': 'k'.repeat(256) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].field).toBe('Idempotency-Key');
+  });
+});

@@ -1,0 +1,29 @@
+import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Account } from '../auth/account.entity';
+
+/** The first response to an `Idempotency-Key`, replayed for 24 hours to the same body. */
+@Entity('idempotency_keys')
+export class IdempotencyKey {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_idempotency_keys' })
+  accountId!: string;
+
+  @PrimaryColumn('text', { primaryKeyConstraintName: 'pk_idempotency_keys' })
+  key!: string;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'fk_idempotency_keys_account' })
+  account?: Account;
+
+  /** SHA-256 of the route and the canonical body: the same key with another body is refused. */
+  @Column('text')
+  requestHash!: string;
+
+  @Column('integer')
+  responseStatus!: number;
+
+  @Column('jsonb')
+  responseBody!: unknown;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  createdAt!: Date;
+}

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+
+/** JSON with object keys sorted, so the same body hashes the same whatever its key order or spacing. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as object)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function requestHash(route: string, body: unknown): string {
+  return createHash('sha256').update(route).update('\n').update(canonicalJson(body)).digest('hex');
+}
+
+export function validateIdempotencyKey(key: string | string[] | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  const value = Array.isArray(key) ? key[0] : key;
+  if (value.length < 1 || value.length > 255) {
+    throw ApiException.unprocessable('Idempotency-Key', 'must be 1 to 255 characters');
+  }
+  return value;
+}
+
+/**
+ * Runs `create` at most once per (account, key) in 24 h. Inside the caller's transaction, an advisory
+ * lock serialises requests with the same key; a stored response for the same body is replayed, for
+ * another body it is a 422. Only successes are stored, so a failed request can simply be retried.
+ */
+export async function withIdempotency<T>(
+  tx: EntityManager,
+  accountId: string,
+  key: string | undefined,
+  hash: string,
+  create: () => Promise<T>,
+): Promise<T> {
+  if (key === undefined) return create();
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${accountId}:${key}`]);
+  const rows: Array<{ request_hash: string; response_body: T; fresh: boolean }> = await tx.query(
+    `SELECT request_hash, response_body, created_at > now() - make_interval(hours => $3) AS fresh
+       FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+    [accountId, key, IDEMPOTENCY_WINDOW_HOURS],
+  );
+  const stored = rows[0];
+  if (stored?.fresh) {
+    if (stored.request_hash !== hash) {
+      throw ApiException.unprocessable('Idempotency-Key', 'was already used with a different body; use a new key for a new request');
+    }
+    return stored.response_body;
+  }
+  const result = await create();
+  await tx.query(
+    `INSERT INTO idempotency_keys (account_id, key, request_hash, response_status, response_body)
+     VALUES ($1, $2, $3, 201, $4)
+     ON CONFLICT (account_id, key) DO UPDATE
+       SET request_hash = excluded.request_hash, response_status = excluded.response_status,
+           response_body = excluded.response_body, created_at = now()`,
+    [accountId, key, hash, JSON.stringify(result)],
+  );
+  return result;
+}

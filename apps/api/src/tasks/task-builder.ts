@@ -1,0 +1,80 @@
+import { httpUrl, renderTemplate, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
+import { randomUUID } from 'node:crypto';
+import type { Project } from '../projects/project.entity';
+
+/** A task ready to insert: defaults applied, prompt rendered, image resolved. */
+export interface NewTask {
+  id: string;
+  projectId: string;
+  prompt: string;
+  substitutions: Record<string, string>;
+  externalImageUrl: string | null;
+  reward: number;
+  requiredSubmissions: number;
+  allowedCompletionTimeSeconds: number;
+  callbackUrl: string | null;
+}
+
+/**
+ * Applies a project to one task input. Problems are pushed onto `errors` with `field` as the path
+ * prefix (`task` or `tasks.3`), so a batch reports every bad task at once.
+ */
+export function buildTask(project: Project, input: TaskInput, field: string, errors: ErrorItem[]): NewTask | undefined {
+  const given = input.substitutions ?? {};
+  const known = new Set([...Object.keys(project.variables), project.imageVariable]);
+  const before = errors.length;
+  for (const name of Object.keys(given)) {
+    if (!known.has(name)) {
+      errors.push({
+        field: `${field}.substitutions.${name}`,
+        detail: `is not a variable of the project's template; known variables: ${[...known].join(', ') || 'none'}`,
+      });
+    }
+  }
+  const values: Record<string, string> = {};
+  for (const [name, fallback] of Object.entries(project.variables)) {
+    const value = given[name] ?? fallback;
+    if (value === null || value === undefined) {
+      errors.push({ field: `${field}.substitutions.${name}`, detail: 'has no value and the project has no default for it' });
+    } else {
+      values[name] = value;
+    }
+  }
+  const imageFromVariable = given[project.imageVariable] ?? project.variables[project.imageVariable] ?? null;
+  if (!input.external_image_url && imageFromVariable !== null && !httpUrl.safeParse(imageFromVariable).success) {
+    errors.push({ field: `${field}.substitutions.${project.imageVariable}`, detail: 'must be an absolute http(s) URL (it is the image)' });
+  }
+  if (errors.length > before) return undefined;
+  return {
+    id: randomUUID(),
+    projectId: project.id,
+    prompt: renderTemplate(project.template, values),
+    substitutions: given,
+    externalImageUrl: input.external_image_url ?? imageFromVariable,
+    reward: input.reward ?? project.defaultReward,
+    requiredSubmissions: input.required_submissions ?? project.defaultRequiredSubmissions,
+    allowedCompletionTimeSeconds: input.allowed_completion_time_seconds ?? project.allowedCompletionTimeSeconds,
+    callbackUrl: input.callback_url ?? null,
+  };
+}
+
+/** project_uuid may sit in the task or at the top of the body; both present must agree. */
+export function resolveProjectUuid(
+  topLevel: string | null | undefined,
+  input: TaskInput,
+  field: string,
+  errors: ErrorItem[],
+): string | undefined {
+  const inner = input.project_uuid ?? undefined;
+  const outer = topLevel ?? undefined;
+  if (inner !== undefined && outer !== undefined && inner !== outer) {
+    errors.push({ field: `${field}.project_uuid`, detail: 'differs from the top-level project_uuid; give one, or the same in both' });
+    return undefined;
+  }
+  const uuid = inner ?? outer;
+  if (uuid === undefined) {
+    errors.push({ field: `${field}.project_uuid`, detail: 'project_uuid is a required field (inside the task or at the top level)' });
+  }
+  return uuid;
+}
+

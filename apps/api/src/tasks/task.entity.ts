@@ -1,0 +1,65 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Project } from '../projects/project.entity';
+
+/**
+ * One image to annotate. Slot accounting lives in the row so the database itself enforces it:
+ * `submission_count + active_checkout_count <= required_submissions`.
+ */
+@Entity('tasks')
+@Index('ix_tasks_project_created', ['projectId', 'createdAt'])
+@Index('ix_tasks_project_completed', ['projectId', 'completedAt'])
+@Check('ck_tasks_required_submissions', `"required_submissions" BETWEEN 1 AND 100`)
+@Check('ck_tasks_reward', `"reward" BETWEEN 0 AND 100000`)
+@Check('ck_tasks_completion_time', `"allowed_completion_time_seconds" BETWEEN 30 AND 86400`)
+@Check(
+  'ck_tasks_slots',
+  `"submission_count" >= 0 AND "active_checkout_count" >= 0 AND "submission_count" + "active_checkout_count" <= "required_submissions"`,
+)
+export class Task {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_tasks' })
+  id!: string;
+
+  @Column('uuid')
+  projectId!: string;
+
+  @ManyToOne(() => Project, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'project_id', foreignKeyConstraintName: 'fk_tasks_project' })
+  project?: Project;
+
+  /** The project's template rendered with this task's substitutions (values HTML-escaped). */
+  @Column('text')
+  prompt!: string;
+
+  @Column('jsonb', { default: () => `'{}'` })
+  substitutions!: Record<string, string>;
+
+  @Column('text', { nullable: true })
+  externalImageUrl!: string | null;
+
+  @Column('integer')
+  reward!: number;
+
+  @Column('integer')
+  requiredSubmissions!: number;
+
+  @Column('integer')
+  allowedCompletionTimeSeconds!: number;
+
+  @Column('integer', { default: 0 })
+  submissionCount!: number;
+
+  @Column('integer', { default: 0 })
+  activeCheckoutCount!: number;
+
+  @Column('text', { nullable: true })
+  callbackUrl!: string | null;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { nullable: true })
+  completedAt!: Date | null;
+
+  @Column('timestamptz', { nullable: true })
+  cancelledAt!: Date | null;
+}

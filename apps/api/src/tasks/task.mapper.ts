@@ -1,0 +1,39 @@
+import type { TaskResponse } from '@crowdbox/contracts';
+
+/** What the task queries select: the task row plus its live lease time and submission ids. */
+export interface TaskRow {
+  id: string;
+  prompt: string;
+  reward: number;
+  callback_url: string | null;
+  required_submissions: number;
+  submission_count: number;
+  checked_out_at: Date | null;
+  allowed_completion_time_seconds: number;
+  external_image_url: string | null;
+  submission_ids: string[] | null;
+}
+
+/** The requester API's Task, in the seed spec's field order. */
+export function toTaskResponse(row: TaskRow): TaskResponse {
+  return {
+    prompt: row.prompt,
+    task_uuid: row.id,
+    reward: row.reward,
+    callback_url: row.callback_url,
+    required_submissions: row.required_submissions,
+    submission_count: row.submission_count,
+    checked_out_at: row.checked_out_at ? row.checked_out_at.toISOString() : null,
+    allowed_completion_time_seconds: row.allowed_completion_time_seconds,
+    external_image_url: row.external_image_url,
+    submissions: row.submission_ids ?? [],
+  };
+}
+
+/** SELECT list producing a TaskRow from `tasks t`. */
+export const TASK_ROW_SQL = `
+  t.id, t.prompt, t.reward, t.callback_url, t.required_submissions, t.submission_count,
+  t.allowed_completion_time_seconds, t.external_image_url,
+  (SELECT max(c.checked_out_at) FROM checkouts c
+    WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now()) AS checked_out_at,
+  (SELECT array_agg(s.id ORDER BY s.created_at, s.id) FROM submissions s WHERE s.task_id = t.id) AS submission_ids`;

@@ -1,0 +1,134 @@
+import type { AddTaskBody, AddTasksBody, ErrorItem, TaskResponse } from '@crowdbox/contracts';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+import { isUuid } from '../common/crypto.util';
+import type { ApiKeyPrincipal } from '../common/http/principal';
+import type { Project } from '../projects/project.entity';
+import { ProjectsService } from '../projects/projects.service';
+import { TestModeService } from '../test-mode/test-mode.service';
+import { canonicalJson, requestHash, withIdempotency } from './idempotency';
+import { buildTask, resolveProjectUuid, type NewTask } from './task-builder';
+import { TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
+
+/** The requester API's task use cases: add one, add a batch, read one. */
+@Injectable()
+export class TasksService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly projects: ProjectsService,
+    private readonly testMode: TestModeService,
+  ) {}
+
+  /** POST /api/v1/projects/add_task */
+  async addTask(key: ApiKeyPrincipal, body: AddTaskBody, idempotencyKey?: string): Promise<TaskResponse> {
+    const errors: ErrorItem[] = [];
+    const uuid = resolveProjectUuid(body.project_uuid, body.task, 'task', errors);
+    if (uuid === undefined) throw new ApiException(422, errors);
+    const project = await this.projectFor(key, uuid);
+    const seed = canonicalJson(body);
+    if (!project) return this.testMode.taskWithoutProject(key, body.task, seed);
+    const task = buildTask(project, body.task, 'task', errors);
+    if (!task) throw new ApiException(422, errors);
+    if (key.mode === 'test') return this.testMode.createdTask(key, task, seed);
+    return this.db.transaction((tx) =>
+      withIdempotency(tx, key.accountId, idempotencyKey, requestHash('add_task', body), async () => {
+        await insertTasks(tx, [task]);
+        return newTaskResponse(task);
+      }),
+    );
+  }
+
+  /** POST /api/v1/projects/add_tasks: all or nothing. */
+  async addTasks(key: ApiKeyPrincipal, body: AddTasksBody, idempotencyKey?: string): Promise<TaskResponse[]> {
+    const errors: ErrorItem[] = [];
+    const uuids = body.tasks.map((input, i) => resolveProjectUuid(body.project_uuid, input, `tasks.${i}`, errors));
+    if (errors.length > 0) throw new ApiException(422, errors);
+    const projects = new Map<string, Project | undefined>();
+    for (const uuid of new Set(uuids as string[])) projects.set(uuid, await this.projectFor(key, uuid));
+    const seed = canonicalJson(body);
+    const results = body.tasks.map((input, i) => {
+      const project = projects.get(uuids[i] as string);
+      return project ? buildTask(project, input, `tasks.${i}`, errors) : undefined;
+    });
+    if (errors.length > 0) throw new ApiException(422, errors);
+    if (key.mode === 'test') {
+      return body.tasks.map((input, i) => {
+        const task = results[i];
+        const itemSeed = `${seed}#${i}`;
+        return task ? this.testMode.createdTask(key, task, itemSeed) : this.testMode.taskWithoutProject(key, input, itemSeed);
+      });
+    }
+    const tasks = results as NewTask[];
+    return this.db.transaction((tx) =>
+      withIdempotency(tx, key.accountId, idempotencyKey, requestHash('add_tasks', body), async () => {
+        await insertTasks(tx, tasks);
+        return tasks.map(newTaskResponse);
+      }),
+    );
+  }
+
+  /** GET /api/v1/tasks/:uuid */
+  async getTask(key: ApiKeyPrincipal, uuid: string): Promise<TaskResponse> {
+    if (!isUuid(uuid)) throw worktaskNotFound();
+    if (key.mode === 'test') return this.testMode.task(key, uuid);
+    const rows: TaskRow[] = await this.db.query(
+      `SELECT ${TASK_ROW_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id WHERE t.id = $1 AND p.account_id = $2`,
+      [uuid, key.accountId],
+    );
+    if (!rows[0]) throw worktaskNotFound();
+    return toTaskResponse(rows[0]);
+  }
+
+  /**
+   * The project for a task: another account's project is "not found" like a missing one. A test key
+   * with no such project gets undefined (and fake data), never an error, so integrations can start
+   * before the project exists.
+   */
+  private async projectFor(key: ApiKeyPrincipal, uuid: string): Promise<Project | undefined> {
+    const project = isUuid(uuid) ? await this.projects.find(uuid) : undefined;
+    if (project && project.accountId === key.accountId) return project;
+    if (key.mode === 'test') return undefined;
+    throw ApiException.unprocessable('root', 'project not found');
+  }
+}
+
+export function worktaskNotFound(): ApiException {
+  return ApiException.unprocessable('root', 'worktask not found');
+}
+
+/** One INSERT for any number of tasks (unnest of column arrays: one round trip for 1,000 tasks). */
+async function insertTasks(tx: EntityManager, tasks: NewTask[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO tasks (id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
+                        allowed_completion_time_seconds, callback_url)
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[])`,
+    [
+      tasks.map((t) => t.id),
+      tasks.map((t) => t.projectId),
+      tasks.map((t) => t.prompt),
+      tasks.map((t) => JSON.stringify(t.substitutions)),
+      tasks.map((t) => t.externalImageUrl),
+      tasks.map((t) => t.reward),
+      tasks.map((t) => t.requiredSubmissions),
+      tasks.map((t) => t.allowedCompletionTimeSeconds),
+      tasks.map((t) => t.callbackUrl),
+    ],
+  );
+}
+
+function newTaskResponse(task: NewTask): TaskResponse {
+  return toTaskResponse({
+    id: task.id,
+    prompt: task.prompt,
+    reward: task.reward,
+    callback_url: task.callbackUrl,
+    required_submissions: task.requiredSubmissions,
+    submission_count: 0,
+    checked_out_at: null,
+    allowed_completion_time_seconds: task.allowedCompletionTimeSeconds,
+    external_image_url: task.externalImageUrl,
+    submission_ids: [],
+  });
+}

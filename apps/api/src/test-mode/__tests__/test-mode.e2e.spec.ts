@@ -1,0 +1,112 @@
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { aRequester, addTask, type Requester } from '../../../test/factories';
+
+const TABLES = ['tasks', 'checkouts', 'submissions', 'idempotency_keys', 'webhook_endpoints', 'webhook_events', 'projects'];
+
+describe('test keys', () => {
+  let t: TestApp;
+  let r: Requester;
+  beforeAll(async () => {
+    t = await startTestApp();
+    r = await aRequester(t);
+  });
+  afterAll(() => t.close());
+
+  const counts = async () => {
+    const out: Record<string, number> = {};
+    for (const table of TABLES) out[table] = Number((await t.db.query(`SELECT count(*) FROM ${table}`))[0].count);
+    return out;
+  };
+  const get = (url: string) => t.request({ method: 'GET', url, headers: { apikey: r.testKey } });
+
+  it('add_task renders the real prompt of an own project, is deterministic, and writes nothing', async () => {
+    const before = await counts();
+    const task = { project_uuid: r.projectUuid, substitutions: { object: '<b>car</b>' }, callback_url: 'https://hooks.example.com/x' };
+    const first = await addTask(t, r.testKey, task, { 'idempotency-key': 'k1' });
+    const second = await addTask(t, r.testKey, task);
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual(second.body);
+    expect(first.body.data).toMatchObject({
+      prompt: '<p>Draw a box around every &lt;b&gt;car&lt;/b&gt; in <b>the picture</b>.</p>',
+      reward: 25,
+      required_submissions: 3,
+      submission_count: 0,
+      checked_out_at: null,
+      callback_url: 'https://hooks.example.com/x',
+      submissions: [],
+    });
+    const other = await addTask(t, r.testKey, { ...task, substitutions: { object: 'bus' } });
+    expect(other.body.data.task_uuid).not.toBe(first.body.data.task_uuid);
+    const batch = await t.request({
+      method: 'POST',
+      url: '/api/v1/projects/add_tasks',
+      headers: { apikey: r.testKey },
+      body: { project_uuid: r.projectUuid, tasks: [{ substitutions: { object: 'a' } }, { substitutions: { object: 'b' } }] },
+    });
+    expect(batch.status).toBe(201);
+    expect(batch.body.data).toHaveLength(2);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('gives the same validation errors as a live key', async () => {
+    const bad = { project_uuid: r.projectUuid, reward: -5, substitutions: { nope: 'x' } };
+    const live = await addTask(t, r.liveKey, bad);
+    const test = await addTask(t, r.testKey, bad);
+    expect(test.status).toBe(422);
+    expect(test.body).toEqual(live.body);
+    const noTask = await t.request({ method: 'POST', url: '/api/v1/projects/add_task', headers: { apikey: r.testKey }, body: {} });
+    expect(noTask.body).toEqual({ errors: [{ field: 'task', detail: 'task is a required field' }] });
+    const badSubs = await addTask(t, r.testKey, { project_uuid: r.projectUuid, substitutions: {} });
+    expect(badSubs.body.errors).toEqual([{ field: 'task.substitutions.object', detail: expect.any(String) }]);
+  });
+
+  it('answers a project it does not have with a stand-in task, still writing nothing', async () => {
+    const before = await counts();
+    const res = await addTask(t, r.testKey, { project_uuid: '11111111-1111-4111-8111-111111111111', substitutions: { object: 'car' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.prompt).toContain('Test task');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('answers every read endpoint with validly shaped, deterministic fake data', async () => {
+    const uuid = '22222222-2222-4222-8222-222222222222';
+    const task = await get(`/api/v1/tasks/${uuid}`);
+    expect(task.status).toBe(200);
+    expect(Object.keys(task.body.data)).toEqual(['prompt', 'task_uuid', 'reward', 'callback_url', 'required_submissions', 'submission_count', 'checked_out_at', 'allowed_completion_time_seconds', 'external_image_url', 'submissions']);
+    expect(task.body.data.task_uuid).toBe(uuid);
+    expect(task.body.data.submissions).toHaveLength(3);
+    expect((await get(`/api/v1/tasks/${uuid}`)).body).toEqual(task.body);
+
+    const annotations = await get(`/api/v1/tasks/${uuid}/annotations?view=submissions`);
+    expect(annotations.body.data).toMatchObject({ task_uuid: uuid, completed: true });
+    expect(annotations.body.data.annotations[0]).toEqual({
+      label: expect.any(String),
+      center_x: expect.any(Number),
+      center_y: expect.any(Number),
+      width: expect.any(Number),
+      height: expect.any(Number),
+      support: 3,
+      agreement: expect.any(Number),
+    });
+    expect(annotations.body.data.submissions).toHaveLength(3);
+
+    const project = await get(`/api/v1/projects/${uuid}`);
+    expect(project.body.data.uuid).toBe(uuid);
+    expect(project.body.data.name).toContain('test key');
+
+    const exported = await get(`/api/v1/projects/${uuid}/annotations`);
+    expect(exported.status).toBe(200);
+    expect(exported.body.data).toHaveLength(3);
+    expect((await get(`/api/v1/projects/${uuid}/annotations`)).text).toBe(exported.text);
+
+    const malformed = await get('/api/v1/tasks/not-a-uuid');
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.errors[0].detail).toBe('worktask not found');
+  });
+
+  it('never shows live data to a test key', async () => {
+    const live = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'real' } });
+    const seen = await get(`/api/v1/tasks/${live.body.data.task_uuid}`);
+    expect(seen.body.data.prompt).not.toContain('real');
+  });
+});

@@ -1,0 +1,54 @@
+import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Account } from '../auth/account.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
+
+export type WebhookEventState = 'pending' | 'delivered' | 'failed';
+
+/** The transactional outbox: written in the transaction that completes a task, delivered by BullMQ. */
+@Entity('webhook_events')
+@Index('ix_webhook_events_state_next', ['state', 'nextAttemptAt'])
+@Index('ix_webhook_events_account_created', ['accountId', 'createdAt'])
+@Check('ck_webhook_events_state', `"state" IN ('pending', 'delivered', 'failed')`)
+export class WebhookEvent {
+  @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_webhook_events' })
+  id!: string;
+
+  @Column('uuid')
+  accountId!: string;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'fk_webhook_events_account' })
+  account?: Account;
+
+  @Column('uuid', { nullable: true })
+  endpointId!: string | null;
+
+  @ManyToOne(() => WebhookEndpoint, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'fk_webhook_events_endpoint' })
+  endpoint?: WebhookEndpoint;
+
+  @Column('text')
+  type!: string;
+
+  @Column('jsonb')
+  payload!: unknown;
+
+  @Column('text', { default: 'pending' })
+  state!: WebhookEventState;
+
+  @Column('integer', { default: 0 })
+  attemptCount!: number;
+
+  @Column('timestamptz', { nullable: true })
+  nextAttemptAt!: Date | null;
+
+  /** When a BullMQ job last took this event; the relay re-enqueues pending events that have none. */
+  @Column('timestamptz', { nullable: true })
+  enqueuedAt!: Date | null;
+
+  @Column('timestamptz', { nullable: true })
+  deliveredAt!: Date | null;
+
+  @Column('timestamptz', { default: () => 'now()' })
+  createdAt!: Date;
+}

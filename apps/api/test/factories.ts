@@ -1,0 +1,68 @@
+import type { TestApp } from './test-app';
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+export interface SignedIn {
+  token: string;
+  userId: string;
+  accountId: string;
+  email: string;
+  /** Headers that authenticate as this user. */
+  auth: Record<string, string>;
+}
+
+export async function signUp(t: TestApp, overrides: { email?: string; password?: string; name?: string } = {}): Promise<SignedIn> {
+  const email = overrides.email ?? `user-${unique()}@example.com`;
+  const res = await t.request({
+    method: 'POST',
+    url: '/api/session/signup',
+    body: { email, password: overrides.password ?? 'correct horse battery', name: overrides.name ?? 'Test User' },
+  });
+  if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
+  const { user, token } = res.body.data;
+  return { token, userId: user.id, accountId: user.account_id, email, auth: { authorization: `Bearer ${token}` } };
+}
+
+export const DEFAULT_PROJECT = {
+  name: 'street-scenes',
+  display_name: 'Find the cars',
+  display_short_description: 'Draw a box around every car.',
+  template: '<p>Draw a box around every [[object]] in <b>[[place]]</b>.</p>',
+  labels: ['car', 'person'],
+  variables: { place: 'the picture' },
+  default_required_submissions: 3,
+  default_reward: 25,
+  allowed_completion_time_seconds: 600,
+};
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createProject(t: TestApp, owner: SignedIn, overrides: Record<string, unknown> = {}): Promise<any> {
+  const res = await t.request({ method: 'POST', url: '/api/console/projects', headers: owner.auth, body: { ...DEFAULT_PROJECT, ...overrides } });
+  if (res.status !== 201) throw new Error(`project creation failed: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+export async function createApiKey(t: TestApp, owner: SignedIn, mode: 'live' | 'test' = 'live'): Promise<string> {
+  const res = await t.request({ method: 'POST', url: '/api/console/api_keys', headers: owner.auth, body: { mode } });
+  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${res.text}`);
+  return res.body.data.secret;
+}
+
+export interface Requester extends SignedIn {
+  projectUuid: string;
+  liveKey: string;
+  testKey: string;
+}
+
+/** A signed-up requester with one project and a live and a test key. */
+export async function aRequester(t: TestApp, projectOverrides: Record<string, unknown> = {}): Promise<Requester> {
+  const owner = await signUp(t);
+  const project = await createProject(t, owner, projectOverrides);
+  return { ...owner, projectUuid: project.uuid, liveKey: await createApiKey(t, owner, 'live'), testKey: await createApiKey(t, owner, 'test') };
+}
+
+/** add_task through the requester API with the given key. */
+export function addTask(t: TestApp, key: string, task: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return t.request({ method: 'POST', url: '/api/v1/projects/add_task', headers: { apikey: key, ...headers }, body: { task } });
+}

@@ -1,0 +1,51 @@
+// Sets up a requester through the real HTTP API, the way apps/api/test/factories.ts does.
+
+export const DEFAULT_PROJECT = {
+  name: 'street-scenes',
+  display_name: 'Find the cars',
+  display_short_description: 'Draw a box around every car.',
+  template: '<p>Draw a box around every [[object]] in <b>[[place]]</b>.</p>',
+  labels: ['car', 'person'],
+  variables: { place: 'the picture' },
+  default_required_submissions: 3,
+  default_reward: 25,
+  allowed_completion_time_seconds: 600,
+};
+
+async function call(baseUrl, method, path, { headers = {}, body, expect = 201 } = {}) {
+  const res = await fetch(baseUrl + path, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== expect) throw new Error(`${method} ${path}: expected ${expect}, got ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+/**
+ * Signs up, creates one project per name in `projectNames` and a live API key.
+ * Resolves to { token, liveKey, projects: { [name]: { uuid } } }.
+ */
+export async function setUpRequester(baseUrl, projectNames) {
+  const email = `bench-${Date.now().toString(36)}@example.com`;
+  const signup = await call(baseUrl, 'POST', '/api/session/signup', {
+    body: { email, password: 'correct horse battery', name: 'Bench User' },
+  });
+  const auth = { authorization: `Bearer ${signup.data.token}` };
+  const projects = {};
+  for (const name of projectNames) {
+    const created = await call(baseUrl, 'POST', '/api/console/projects', { headers: auth, body: { ...DEFAULT_PROJECT, name } });
+    projects[name] = { uuid: created.data.uuid };
+  }
+  const key = await call(baseUrl, 'POST', '/api/console/api_keys', { headers: auth, body: { mode: 'live' } });
+  return { token: signup.data.token, liveKey: key.data.secret, projects };
+}
+
+/** One request, checked: used as a smoke test before a suite is timed. */
+export async function expectStatus(url, { method = 'POST', headers, body, status }) {
+  const res = await fetch(url, { method, headers, body });
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`${method} ${url}: expected ${status}, got ${res.status}: ${text.slice(0, 500)}`);
+  return text;
+}

@@ -1,0 +1,30 @@
+// Small statistics and formatting helpers for the benchmark suites.
+
+/** Median of a list of numbers (mean of the two middle values for an even count). */
+export function median(values) {
+  const xs = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (xs.length === 0) return NaN;
+  const mid = Math.floor(xs.length / 2);
+  return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
+}
+
+export function min(values) {
+  return Math.min(...values);
+}
+
+export function max(values) {
+  return Math.max(...values);
+}
+
+/** 12345.6 -> "12,346"; keeps `digits` decimals. */
+export function fmt(value, digits = 0) {
+  if (!Number.isFinite(value)) return String(value);
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A plain-text table: rows are arrays of cells, the first row is the header. */
+export function table(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+}

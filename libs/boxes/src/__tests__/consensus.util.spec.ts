@@ -1,0 +1,211 @@
+import { boxToRect, rectToBox } from '../box-rect.util';
+import type { Box } from '../box.types';
+import { clampBox } from '../clamp.util';
+import type { Submission } from '../consensus.types';
+import { consensus } from '../consensus.util';
+import { iou } from '../iou.util';
+import { boxInsideImage } from '../validate.util';
+
+const box = (label: string, center_x: number, center_y: number, width: number, height: number): Box => ({
+  label,
+  center_x,
+  center_y,
+  width,
+  height,
+});
+const fromEdges = (label: string, x0: number, y0: number, x1: number, y1: number): Box =>
+  rectToBox(label, { x0, y0, x1, y1 });
+const sub = (worker: string, ...boxes: Box[]): Submission => ({ worker, boxes });
+
+function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]];
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
+describe('consensus', () => {
+  it('merges identical boxes from 3 workers into that box with full agreement', () => {
+    const car = box('car', 100, 80, 40, 30);
+    expect(consensus([sub('a', car), sub('b', { ...car }), sub('c', { ...car })])).toEqual([
+      { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30, support: 3, agreement: 1 },
+    ]);
+  });
+
+  it('merges boxes jittered by a few pixels into one box made of the per-edge medians', () => {
+    const a = fromEdges('car', 100, 54, 196, 150);
+    const b = fromEdges('car', 104, 50, 200, 146);
+    const c = fromEdges('car', 98, 46, 206, 152);
+    const [merged] = consensus([sub('a', a), sub('b', b), sub('c', c)]);
+    // Medians: x0 of {98,100,104} = 100, y0 of {46,50,54} = 50, x1 of {196,200,206} = 200,
+    // y1 of {146,150,152} = 150 — taken from different workers, and not the mean (x0 mean 100.67).
+    expect(boxToRect(merged)).toEqual({ x0: 100, y0: 50, x1: 200, y1: 150 });
+    expect(merged.support).toBe(3);
+    const expected = Math.round(((iou(a, b) + iou(a, c) + iou(b, c)) / 3) * 1000) / 1000;
+    expect(merged.agreement).toBe(expected);
+    expect(merged.agreement).toBeGreaterThan(0.8);
+    expect(merged.agreement).toBeLessThan(1);
+  });
+
+  it('uses the mean of the two middle edges for an even count, then rounds center and size half away from zero', () => {
+    // x0 median (0 + 1) / 2 = 0.5, x1 median (10 + 12) / 2 = 11: center 5.75 → 6, width 10.5 → 11.
+    const out = consensus([sub('a', fromEdges('car', 0, 0, 10, 10)), sub('b', fromEdges('car', 1, 0, 12, 10))]);
+    expect(out).toEqual([{ label: 'car', center_x: 6, center_y: 5, width: 11, height: 10, support: 2, agreement: 0.75 }]);
+  });
+
+  it('drops a lone box drawn by 1 of 3 workers', () => {
+    const car = box('car', 100, 80, 40, 30);
+    const lone = box('car', 400, 300, 20, 20);
+    const out = consensus([sub('a', car), sub('b', car, lone), sub('c')]);
+    expect(out).toEqual([{ ...car, support: 2, agreement: 1 }]);
+  });
+
+  it('keeps two objects of one label apart', () => {
+    const left = box('person', 100, 200, 50, 120);
+    const right = box('person', 300, 190, 50, 120);
+    const out = consensus([sub('a', left, right), sub('b', right, left), sub('c', left, right)]);
+    expect(out).toEqual([
+      { ...right, support: 3, agreement: 1 }, // center_y 190 sorts first
+      { ...left, support: 3, agreement: 1 },
+    ]);
+  });
+
+  it('never merges different labels, even when the boxes coincide exactly', () => {
+    const cat = box('cat', 50, 50, 20, 20);
+    const dog = { ...cat, label: 'dog' };
+    const out = consensus([sub('a', cat), sub('b', cat), sub('c', dog), sub('d', dog)]);
+    expect(out).toEqual([
+      { ...cat, support: 2, agreement: 1 },
+      { ...dog, support: 2, agreement: 1 },
+    ]);
+  });
+
+  it('keeps every box when there is a single worker (k = 1), each with support 1', () => {
+    const boxes = [box('car', 10, 10, 10, 10), box('car', 11, 10, 10, 10), box('bike', 50, 5, 4, 4)];
+    const out = consensus([sub('solo', ...boxes)]);
+    expect(out).toEqual([
+      { ...boxes[2], support: 1, agreement: 1 },
+      { ...boxes[0], support: 1, agreement: 1 },
+      { ...boxes[1], support: 1, agreement: 1 },
+    ]);
+  });
+
+  it('returns [] when there are no submissions or all workers drew nothing', () => {
+    expect(consensus([])).toEqual([]);
+    expect(consensus([sub('a'), sub('b'), sub('c')])).toEqual([]);
+  });
+
+  it('keeps a box drawn by 2 of 3 workers when the third drew nothing (ceil(3/2) = 2)', () => {
+    const car = box('car', 100, 80, 40, 30);
+    expect(consensus([sub('a', car), sub('b'), sub('c', car)])).toEqual([{ ...car, support: 2, agreement: 1 }]);
+    // The empty submission still counts towards k: with 4 workers (two empty) 2 boxes are still enough,
+    // with 5 workers they are not.
+    expect(consensus([sub('a', car), sub('b'), sub('c', car), sub('d')])).toHaveLength(1);
+    expect(consensus([sub('a', car), sub('b'), sub('c', car), sub('d'), sub('e')])).toEqual([]);
+  });
+
+  it('merges boxes touching the image edges and keeps the result in range', () => {
+    const image = { width: 640, height: 480 };
+    // Stored boxes are clamped and rounded, like the API would store them.
+    const stored = (x0: number, y0: number, x1: number, y1: number): Box =>
+      clampBox(fromEdges('tree', x0, y0, x1, y1), image);
+    const out = consensus([
+      sub('a', stored(0, 0, 60, 100), stored(539, 380, 640, 480)),
+      sub('b', stored(-5, 0, 62, 98), stored(541, 379, 650, 480)),
+      sub('c', stored(0, 2, 58, 100), stored(539, 381, 640, 490)),
+    ]);
+    expect(out.map(({ support }) => support)).toEqual([3, 3]);
+    const [topLeft, bottomRight] = out;
+    expect(boxToRect(topLeft)).toEqual({ x0: 0, y0: 0, x1: 60, y1: 100 });
+    // Odd sizes flush with the right/bottom edge: the stored inputs already read back as ending at
+    // 640.5 / 480.5 (an integer center cannot express 589.5), and so does the median: x edges
+    // 539.5..640.5 → center 590, width 101; y edges median 380..480.5 → center 430.25 → 430,
+    // height 100.5 → 101. That half pixel is exactly what validation tolerates.
+    expect(bottomRight).toMatchObject({ center_x: 590, width: 101, center_y: 430, height: 101 });
+    for (const b of out) {
+      expect(boxInsideImage(b, image)).toBeNull();
+      expect(b.center_x).toBeLessThanOrEqual(image.width);
+      expect(b.center_y).toBeLessThanOrEqual(image.height);
+    }
+  });
+
+  it('gives a box equally close to two clusters to the earlier-created cluster', () => {
+    const left = fromEdges('car', 0, 0, 10, 10);
+    const right = fromEdges('car', 10, 0, 20, 10);
+    const middle = fromEdges('car', 5, 0, 15, 10); // IoU 1/3 with both
+    expect(iou(middle, left)).toBe(iou(middle, right));
+
+    // Worker "w1" is processed first, so left's cluster is the earlier one.
+    const out = consensus([sub('w3', middle), sub('w2', right), sub('w1', left)], { iouThreshold: 0.3 });
+    expect(out).toEqual([{ label: 'car', center_x: 8, center_y: 5, width: 10, height: 10, support: 2, agreement: 0.333 }]);
+
+    // Rename the owner of "right" so it sorts first: now its cluster is the earlier one.
+    const swapped = consensus([sub('w3', middle), sub('w0', right), sub('w1', left)], { iouThreshold: 0.3 });
+    expect(swapped).toEqual([
+      { label: 'car', center_x: 13, center_y: 5, width: 10, height: 10, support: 2, agreement: 0.333 },
+    ]);
+
+    // Within one worker, boxes are ordered by x0, so the left box's cluster is created first.
+    const sameWorker = consensus([sub('b', middle), sub('a', right, left)], { iouThreshold: 0.3 });
+    expect(sameWorker).toEqual([
+      { label: 'car', center_x: 8, center_y: 5, width: 10, height: 10, support: 2, agreement: 0.333 },
+      { label: 'car', center_x: 15, center_y: 5, width: 10, height: 10, support: 1, agreement: 1 },
+    ]);
+  });
+
+  it('gives identical output for every permutation of submissions and of boxes within them', () => {
+    const submissions = [
+      sub('carol', box('car', 100, 100, 40, 40), box('dog', 300, 50, 30, 20), box('car', 118, 100, 40, 40)),
+      sub('alice', box('car', 110, 101, 40, 40), box('dog', 302, 52, 30, 22), box('cat', 20, 20, 5, 5)),
+      sub('bob', box('car', 105, 99, 42, 40), box('car', 400, 400, 10, 10), box('dog', 298, 49, 28, 20)),
+    ];
+    const reference = consensus(submissions, { iouThreshold: 0.4 });
+    expect(reference.length).toBeGreaterThan(1);
+    for (const order of permutations(submissions)) {
+      for (const reverseBoxes of [false, true]) {
+        const input = order.map((s) => ({ worker: s.worker, boxes: reverseBoxes ? [...s.boxes].reverse() : s.boxes }));
+        expect(consensus(input, { iouThreshold: 0.4 })).toEqual(reference);
+      }
+    }
+  });
+
+  it("never puts one worker's two overlapping boxes in the same cluster", () => {
+    const a1 = box('car', 100, 100, 40, 40);
+    const a2 = box('car', 102, 100, 40, 40); // IoU ≈ 0.9 with a1
+    // Merged they would have support 2 >= ceil(3/2) and survive; kept apart each has support 1.
+    expect(consensus([sub('a', a1, a2), sub('b'), sub('c')])).toEqual([]);
+    // With a second worker, that worker's box joins only one of them.
+    const out = consensus([sub('a', a1, a2), sub('b', box('car', 101, 100, 40, 40))]);
+    expect(out.map(({ support }) => support).sort()).toEqual([1, 2]);
+  });
+
+  it('respects the iouThreshold option (at or above the threshold merges)', () => {
+    const a = fromEdges('car', 0, 0, 10, 10);
+    const b = fromEdges('car', 0, 0, 10, 6); // IoU 0.6
+    expect(iou(a, b)).toBeCloseTo(0.6, 12);
+    const input = [sub('a', a), sub('b', b)];
+    expect(consensus(input)).toHaveLength(1); // default 0.5
+    expect(consensus(input, { iouThreshold: 0.6 })).toHaveLength(1);
+    const split = consensus(input, { iouThreshold: 0.7 });
+    expect(split.map(({ support }) => support)).toEqual([1, 1]);
+  });
+
+  it('rejects thresholds outside (0, 1] and duplicate worker ids', () => {
+    const input = [sub('a', box('car', 1, 1, 2, 2))];
+    for (const iouThreshold of [0, -0.1, 1.5, Number.NaN]) {
+      expect(() => consensus(input, { iouThreshold })).toThrow(RangeError);
+    }
+    expect(() => consensus([sub('a'), sub('a')])).toThrow(/duplicate submission/);
+  });
+
+  it('skips degenerate boxes but still counts their worker in k', () => {
+    const car = box('car', 100, 80, 40, 30);
+    const out = consensus([sub('a', car, box('car', 5, 5, 0, 10)), sub('b', box('car', Number.NaN, 5, 5, 5)), sub('c', car)]);
+    expect(out).toEqual([{ ...car, support: 2, agreement: 1 }]);
+  });
+
+  it('returns fields in the contract order', () => {
+    const [out] = consensus([sub('a', box('car', 1, 1, 2, 2))]);
+    expect(Object.keys(out)).toEqual(['label', 'center_x', 'center_y', 'width', 'height', 'support', 'agreement']);
+  });
+});

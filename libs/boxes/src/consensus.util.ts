@@ -1,0 +1,203 @@
+/**
+ * Consensus of several workers' boxes for one image.
+ *
+ * Rule (fixed by the contract):
+ *  1. Boxes are grouped by label (exact, case-sensitive string equality); boxes of different labels
+ *     are never compared, even when they coincide.
+ *  2. Within a label, boxes are clustered greedily: a box joins the cluster with the highest mean
+ *     IoU (mean over the boxes already in the cluster) that is at or above `iouThreshold`, among the
+ *     clusters that do not yet hold a box of the same worker; otherwise it starts a new cluster.
+ *     So a cluster holds at most one box per worker, and two boxes of one worker never merge.
+ *  3. With k submissions (counting submissions with no boxes), clusters with fewer than ceil(k/2)
+ *     boxes are dropped. For k = 1 (and k = 2) that keeps every box.
+ *  4. The merged box is the per-edge median of the cluster (x0, y0, x1, y1 separately; an even
+ *     count takes the mean of the two middle values), converted to an integer box by rounding
+ *     center and size half away from zero (see roundBox). No clamping is needed: a median of edges
+ *     lies between the input edges, so boxes inside the image give a merged box inside the image.
+ *  5. support = boxes in the cluster; agreement = mean pairwise IoU in the cluster, rounded to 3
+ *     decimals, 1 for a single-box cluster.
+ *
+ * Determinism (the result depends only on the SET of submissions, never on their order):
+ *  - Workers are processed in ascending worker id, compared by UTF-16 code units (`<`), not
+ *    localeCompare, because locale collation can differ between the API server and a browser.
+ *  - Each worker's boxes are processed sorted by label, then x0, y0, x1, y1 of their edges.
+ *  - A box equally close to several clusters joins the EARLIEST-CREATED one. Means within 1e-9 of
+ *    each other count as equal, as does a mean within 1e-9 below the threshold, so that values that
+ *    are mathematically equal but differ in the last floating-point bit are treated as the tie (or
+ *    the pass) they are.
+ *  - Output is sorted by label, then center_y, then center_x (reading order), and then by width,
+ *    height, support, agreement so that even coinciding boxes have a fixed order.
+ *
+ * Input hygiene: two submissions with the same worker id are a caller bug (their order could not be
+ * made deterministic and the one-box-per-worker rule would be ambiguous), so they throw. Boxes
+ * with non-finite numbers or a non-positive width/height cannot overlap anything and are skipped
+ * (they still do not change k: the worker did submit).
+ */
+import { boxToRect, rectToBox } from './box-rect.util';
+import type { Box, Rect } from './box.types';
+import type { ConsensusBox, ConsensusOptions, Submission } from './consensus.types';
+import { rectIou } from './iou.util';
+import { median } from './median.util';
+import { roundBox, roundHalfAwayFromZero } from './round.util';
+
+export const DEFAULT_IOU_THRESHOLD = 0.5;
+
+/** Tolerance for treating two IoU means (or a mean and the threshold) as equal. */
+const TIE_EPSILON = 1e-9;
+
+interface Entry {
+  worker: string;
+  label: string;
+  rect: Rect;
+}
+
+interface Cluster {
+  label: string;
+  entries: Entry[];
+  workers: Set<string>;
+}
+
+const compareCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function compareEntries(a: Entry, b: Entry): number {
+  return (
+    compareCodeUnits(a.label, b.label) ||
+    a.rect.x0 - b.rect.x0 ||
+    a.rect.y0 - b.rect.y0 ||
+    a.rect.x1 - b.rect.x1 ||
+    a.rect.y1 - b.rect.y1
+  );
+}
+
+function compareOutput(a: ConsensusBox, b: ConsensusBox): number {
+  return (
+    compareCodeUnits(a.label, b.label) ||
+    a.center_y - b.center_y ||
+    a.center_x - b.center_x ||
+    a.width - b.width ||
+    a.height - b.height ||
+    b.support - a.support ||
+    b.agreement - a.agreement
+  );
+}
+
+function isUsable(box: Box): boolean {
+  return (
+    typeof box.label === 'string' &&
+    Number.isFinite(box.center_x) &&
+    Number.isFinite(box.center_y) &&
+    Number.isFinite(box.width) &&
+    Number.isFinite(box.height) &&
+    box.width > 0 &&
+    box.height > 0
+  );
+}
+
+function meanIouWith(rect: Rect, cluster: Cluster): number {
+  let sum = 0;
+  for (const entry of cluster.entries) sum += rectIou(rect, entry.rect);
+  return sum / cluster.entries.length;
+}
+
+function agreementOf(cluster: Cluster): number {
+  const { entries } = cluster;
+  if (entries.length < 2) return 1;
+  let sum = 0;
+  let pairs = 0;
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) {
+      sum += rectIou(entries[i].rect, entries[j].rect);
+      pairs++;
+    }
+  }
+  return roundHalfAwayFromZero((sum / pairs) * 1000) / 1000;
+}
+
+function mergeCluster(cluster: Cluster): ConsensusBox {
+  const rects = cluster.entries.map((e) => e.rect);
+  const merged: Rect = {
+    x0: median(rects.map((r) => r.x0)),
+    y0: median(rects.map((r) => r.y0)),
+    x1: median(rects.map((r) => r.x1)),
+    y1: median(rects.map((r) => r.y1)),
+  };
+  const box = roundBox(rectToBox(cluster.label, merged));
+  return {
+    label: box.label,
+    center_x: box.center_x,
+    center_y: box.center_y,
+    width: box.width,
+    height: box.height,
+    support: cluster.entries.length,
+    agreement: agreementOf(cluster),
+  };
+}
+
+/** Picks the cluster `entry` should join, or undefined to start a new one (see header, rule 2). */
+function bestCluster(entry: Entry, clusters: readonly Cluster[], threshold: number): Cluster | undefined {
+  let best: Cluster | undefined;
+  let bestScore = -Infinity;
+  // Clusters are in creation order; only a strictly better score replaces the current best, so
+  // ties stay with the earliest-created cluster.
+  for (const cluster of clusters) {
+    if (cluster.workers.has(entry.worker)) continue;
+    const score = meanIouWith(entry.rect, cluster);
+    if (score < threshold - TIE_EPSILON) continue;
+    if (best === undefined || score > bestScore + TIE_EPSILON) {
+      best = cluster;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+export function consensus(submissions: readonly Submission[], options: ConsensusOptions = {}): ConsensusBox[] {
+  const threshold = options.iouThreshold ?? DEFAULT_IOU_THRESHOLD;
+  // 0 would let boxes that do not overlap at all (IoU 0) merge; the project settings enforce (0, 1].
+  if (!(threshold > 0 && threshold <= 1)) {
+    throw new RangeError(`iouThreshold must be in (0, 1] (got ${threshold})`);
+  }
+
+  const k = submissions.length;
+  if (k === 0) return [];
+
+  const ordered = [...submissions].sort((a, b) => compareCodeUnits(a.worker, b.worker));
+  for (let i = 1; i < ordered.length; i++) {
+    if (ordered[i].worker === ordered[i - 1].worker) {
+      throw new RangeError(`duplicate submission for worker ${JSON.stringify(ordered[i].worker)}`);
+    }
+  }
+
+  const clustersByLabel = new Map<string, Cluster[]>();
+  const allClusters: Cluster[] = [];
+
+  for (const submission of ordered) {
+    const entries = submission.boxes
+      .filter(isUsable)
+      .map((box): Entry => ({ worker: submission.worker, label: box.label, rect: boxToRect(box) }))
+      .sort(compareEntries);
+
+    for (const entry of entries) {
+      let clusters = clustersByLabel.get(entry.label);
+      if (clusters === undefined) {
+        clusters = [];
+        clustersByLabel.set(entry.label, clusters);
+      }
+      const target = bestCluster(entry, clusters, threshold);
+      if (target) {
+        target.entries.push(entry);
+        target.workers.add(entry.worker);
+      } else {
+        const created: Cluster = { label: entry.label, entries: [entry], workers: new Set([entry.worker]) };
+        clusters.push(created);
+        allClusters.push(created);
+      }
+    }
+  }
+
+  const minSupport = Math.ceil(k / 2);
+  return allClusters
+    .filter((cluster) => cluster.entries.length >= minSupport)
+    .map(mergeCluster)
+    .sort(compareOutput);
+}

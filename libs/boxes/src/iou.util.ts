@@ -1,0 +1,34 @@
+import { boxToRect } from './box-rect.util';
+import type { Box, Rect } from './box.types';
+
+/**
+ * Intersection over union of two rects, in [0, 1].
+ *
+ * A rect with zero or negative width/height (including an inverted one — normalise with clampRect
+ * first if that is meant to be a real box) has no area and therefore IoU 0 with everything, as do
+ * rects that only touch along an edge. Checks are written as !(x > 0) so NaN also yields 0 instead
+ * of leaking NaN into consensus comparisons.
+ */
+export function rectIou(a: Rect, b: Rect): number {
+  const aw = a.x1 - a.x0;
+  const ah = a.y1 - a.y0;
+  const bw = b.x1 - b.x0;
+  const bh = b.y1 - b.y0;
+  if (!(aw > 0 && ah > 0 && bw > 0 && bh > 0)) return 0;
+
+  const iw = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const ih = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  if (!(iw > 0 && ih > 0)) return 0;
+
+  const intersection = iw * ih;
+  return intersection / (aw * ah + bw * bh - intersection);
+}
+
+/**
+ * IoU of two boxes (0 when they do not overlap or either has zero area). Labels are ignored on
+ * purpose: whether differently labelled boxes may be compared is the caller's rule (consensus never
+ * compares them).
+ */
+export function iou(a: Box, b: Box): number {
+  return rectIou(boxToRect(a), boxToRect(b));
+}

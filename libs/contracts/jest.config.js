@@ -1,0 +1,6 @@
+module.exports = {
+  ...require('../../jest.preset.js'),
+  displayName: 'contracts',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/src/**/__tests__/**/*.spec.ts?(x)'],
+};

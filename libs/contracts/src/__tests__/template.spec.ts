@@ -1,0 +1,26 @@
+import { escapeHtml, renderTemplate, templateVariables } from '../template';
+
+describe('templates', () => {
+  it('finds variables in order of first appearance, once each, tolerating spaces', () => {
+    expect(templateVariables('<p>[[a]] and [[ b ]] then [[a]] and [[c.d-e_f]]</p>')).toEqual(['a', 'b', 'c.d-e_f']);
+  });
+
+  it('ignores things that only look like placeholders', () => {
+    expect(templateVariables('[a] [[]] [[1abc]] [[has space]]')).toEqual([]);
+  });
+
+  it('renders values HTML-escaped, attributes included', () => {
+    const html = renderTemplate('<a title="[[t]]">[[t]]</a>', { t: `"><script>alert('x')</script>&` });
+    expect(html).toBe(
+      '<a title="&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;">&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;</a>',
+    );
+  });
+
+  it('escapes the five HTML-significant characters and nothing else', () => {
+    expect(escapeHtml(`<>&"' é ✓`)).toBe('&lt;&gt;&amp;&quot;&#39; é ✓');
+  });
+
+  it('does not re-interpret placeholders inside values', () => {
+    expect(renderTemplate('[[a]] [[b]]', { a: '[[b]]', b: 'x' })).toBe('[[b]] x');
+  });
+});

@@ -1,0 +1,15 @@
+/** Limits of the requester API (API.md §1, "Limits"). One place, read by validation and by the docs. */
+export const LIMITS = {
+  bodyBytes: 1024 * 1024,
+  batchBodyBytes: 10 * 1024 * 1024,
+  batchTasks: 1000,
+  requiredSubmissions: { min: 1, max: 100 },
+  rewardCents: { min: 0, max: 100_000 },
+  completionSeconds: { min: 30, max: 86_400 },
+  substitutions: 200,
+  substitutionValueChars: 10_000,
+  urlChars: 2048,
+  templateChars: 100_000,
+  labels: 50,
+  labelChars: 64,
+} as const;

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits';
+import { httpUrl, intBetween, objectBody } from '../schema-helpers';
+
+/** Template values: strings, or numbers and booleans turned into strings; anything else is an error. */
+const substitutionValue = z.unknown().transform((value, ctx) => {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value !== 'string') {
+    ctx.addIssue({ code: 'custom', message: 'must be a string, number or boolean' });
+    return z.NEVER;
+  }
+  if (value.length > LIMITS.substitutionValueChars) {
+    ctx.addIssue({ code: 'custom', message: `must be at most ${LIMITS.substitutionValueChars} characters` });
+    return z.NEVER;
+  }
+  return value;
+});
+
+const substitutions = z
+  .record(z.string(), substitutionValue, { error: 'must be an object mapping template variables to values' })
+  .refine((map) => Object.keys(map).length <= LIMITS.substitutions, {
+    error: `must have at most ${LIMITS.substitutions} entries`,
+  });
+
+const projectUuid = z.string({ error: 'must be a string (the project UUID)' });
+
+/** One task as requesters send it: every field but the project is optional and falls back to the project. */
+export const taskInputSchema = z.object(
+  {
+    project_uuid: projectUuid.nullish(),
+    required_submissions: intBetween(LIMITS.requiredSubmissions.min, LIMITS.requiredSubmissions.max).nullish(),
+    reward: intBetween(LIMITS.rewardCents.min, LIMITS.rewardCents.max).nullish(),
+    allowed_completion_time_seconds: intBetween(LIMITS.completionSeconds.min, LIMITS.completionSeconds.max).nullish(),
+    callback_url: httpUrl.nullish(),
+    external_image_url: httpUrl.nullish(),
+    substitutions: substitutions.nullish(),
+  },
+  { error: (issue) => (issue.input === undefined ? 'task is a required field' : 'task must be an object') },
+);
+export type TaskInput = z.output<typeof taskInputSchema>;
+
+export const addTaskBodySchema = objectBody(
+  z.object({
+    project_uuid: projectUuid.nullish(),
+    task: taskInputSchema,
+  }),
+);
+export type AddTaskBody = z.output<typeof addTaskBodySchema>;
+
+export const addTasksBodySchema = objectBody(
+  z.object({
+    project_uuid: projectUuid.nullish(),
+    tasks: z
+      .array(taskInputSchema, {
+        error: (issue) => (issue.input === undefined ? 'tasks is a required field' : 'tasks must be an array of task objects'),
+      })
+      .min(1, { error: 'tasks must hold at least one task' })
+      .max(LIMITS.batchTasks, { error: `tasks must hold at most ${LIMITS.batchTasks} tasks` }),
+  }),
+);
+export type AddTasksBody = z.output<typeof addTasksBodySchema>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+/** An integer within [min, max], with a message that says what is allowed. */
+export function intBetween(min: number, max: number) {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+}
+
+/** An absolute http(s) URL, at most LIMITS.urlChars long. */
+export const httpUrl = z
+  .string({ error: 'must be an absolute http(s) URL' })
+  .max(LIMITS.urlChars, { error: `must be at most ${LIMITS.urlChars} characters` })
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'must be an absolute http(s) URL' },
+  );
+
+/** A non-empty trimmed string of at most `max` characters. */
+export function text(max: number, what = 'a string') {
+  return z
+    .string({ error: `must be ${what}` })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` });
+}
+
+/** A JSON body that is not an object is treated as an empty object, so its errors name the missing fields. */
+export function objectBody<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {}),
+    schema,
+  );
+}
