@@ -6,7 +6,8 @@ import { CurrentSession, type SessionPrincipal } from '../common/http/principal'
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { LoginDto, SignupDto } from './dto/session.dto';
-import { SESSION_COOKIE, SessionGuard } from './session.guard';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type StartedSession } from './sessions.service';
 
 @ApiTags('session')
@@ -33,7 +34,7 @@ export class SessionController {
   @UseGuards(SessionGuard)
   async logOut(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.logOut(session.sessionId);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    clearSessionCookie(reply);
     return { data: { ok: true } };
   }
 
@@ -44,13 +45,7 @@ export class SessionController {
   }
 
   private reply(reply: FastifyReply, started: StartedSession): DataBody<SessionResponse> {
-    reply.setCookie(SESSION_COOKIE, started.token, {
-      httpOnly: true,
-      sameSite: 'lax',
-      path: '/',
-      secure: this.config.COOKIE_SECURE ?? this.config.NODE_ENV === 'production',
-      expires: started.expiresAt,
-    });
+    setSessionCookie(reply, started.token, started.expiresAt, this.config.COOKIE_SECURE ?? this.config.NODE_ENV === 'production');
     return { data: { user: toUserResponse(started.user), token: started.token } };
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiException } from '../common/errors/api.exception';
+import { readSessionCookie } from './session-cookie';
 import { SessionsService } from './sessions.service';
-
-export const SESSION_COOKIE = 'cb_session';
 
 /** Accepts `Authorization: Bearer <token>` or the httpOnly session cookie. */
 @Injectable()
@@ -24,5 +23,5 @@ export class SessionGuard implements CanActivate {
 export function sessionToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
-  return request.cookies?.[SESSION_COOKIE] || undefined;
+  return readSessionCookie(request);
 }

@@ -8,6 +8,7 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { levels } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ErrorFilter } from '../common/errors/error.filter';
@@ -42,22 +43,28 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const routes = new RouteTable();
   routes.watch(fastify);
   registerJsonBodyParser(fastify);
-  fastify.addHook('onSend', async (request, reply) => {
+  // Callback-style hooks: an async hook costs a promise per request on every route.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
-  fastify.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
-  });
+  if ((levels.values[config.LOG_LEVEL] ?? Infinity) <= levels.values.info) {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+      done();
+    });
+  }
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(fastify.log),
     abortOnError: false,
   });
-  await app.register(fastifyCookie);
+  // hook: false keeps cookie parsing off every request; auth/session-cookie.ts reads the one cookie we use.
+  await app.register(fastifyCookie, { hook: false });
   const assets = config.WEB_DIST_DIR ? join(config.WEB_DIST_DIR, 'assets') : undefined;
   if (assets && existsSync(assets)) {
     await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d' });

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import type { ApiKeyPrincipal } from '../common/http/principal';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
@@ -27,11 +28,15 @@ export class TasksService {
     const uuid = resolveProjectUuid(body.project_uuid, body.task, 'task', errors);
     if (uuid === undefined) throw new ApiException(422, errors);
     const project = await this.projectFor(key, uuid);
-    const seed = canonicalJson(body);
-    if (!project) return this.testMode.taskWithoutProject(key, body.task, seed);
+    if (!project) return this.testMode.taskWithoutProject(key, body.task, canonicalJson(body));
     const task = buildTask(project, body.task, 'task', errors);
     if (!task) throw new ApiException(422, errors);
-    if (key.mode === 'test') return this.testMode.createdTask(key, task, seed);
+    if (key.mode === 'test') return this.testMode.createdTask(key, task, canonicalJson(body));
+    // One INSERT is atomic on its own: a transaction only when an Idempotency-Key needs one.
+    if (idempotencyKey === undefined) {
+      await insertTasks(this.db, [task]);
+      return newTaskResponse(task);
+    }
     return this.db.transaction((tx) =>
       withIdempotency(tx, key.accountId, idempotencyKey, requestHash('add_task', body), async () => {
         await insertTasks(tx, [task]);
@@ -47,13 +52,13 @@ export class TasksService {
     if (errors.length > 0) throw new ApiException(422, errors);
     const projects = new Map<string, Project | undefined>();
     for (const uuid of new Set(uuids as string[])) projects.set(uuid, await this.projectFor(key, uuid));
-    const seed = canonicalJson(body);
     const results = body.tasks.map((input, i) => {
       const project = projects.get(uuids[i] as string);
       return project ? buildTask(project, input, `tasks.${i}`, errors) : undefined;
     });
     if (errors.length > 0) throw new ApiException(422, errors);
     if (key.mode === 'test') {
+      const seed = canonicalJson(body);
       return body.tasks.map((input, i) => {
         const task = results[i];
         const itemSeed = `${seed}#${i}`;
@@ -61,6 +66,10 @@ export class TasksService {
       });
     }
     const tasks = results as NewTask[];
+    if (idempotencyKey === undefined) {
+      await insertTasks(this.db, tasks);
+      return tasks.map(newTaskResponse);
+    }
     return this.db.transaction((tx) =>
       withIdempotency(tx, key.accountId, idempotencyKey, requestHash('add_tasks', body), async () => {
         await insertTasks(tx, tasks);
@@ -98,24 +107,49 @@ export function worktaskNotFound(): ApiException {
   return ApiException.unprocessable('root', 'worktask not found');
 }
 
-/** One INSERT for any number of tasks (unnest of column arrays: one round trip for 1,000 tasks). */
-async function insertTasks(tx: EntityManager, tasks: NewTask[]): Promise<void> {
-  await tx.query(
-    `INSERT INTO tasks (id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
-                        allowed_completion_time_seconds, callback_url)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[])`,
-    [
-      tasks.map((t) => t.id),
-      tasks.map((t) => t.projectId),
-      tasks.map((t) => t.prompt),
-      tasks.map((t) => JSON.stringify(t.substitutions)),
-      tasks.map((t) => t.externalImageUrl),
-      tasks.map((t) => t.reward),
-      tasks.map((t) => t.requiredSubmissions),
-      tasks.map((t) => t.allowedCompletionTimeSeconds),
-      tasks.map((t) => t.callbackUrl),
-    ],
-  );
+const TASK_COLUMNS = `id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
+                      allowed_completion_time_seconds, callback_url`;
+
+const INSERT_ONE_TASK: PreparedStatement = {
+  name: 'tasks_insert_one',
+  text: `INSERT INTO tasks (${TASK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+};
+
+/** unnest of column arrays: one statement and one round trip for 1,000 tasks. */
+const INSERT_MANY_TASKS: PreparedStatement = {
+  name: 'tasks_insert_many',
+  text: `INSERT INTO tasks (${TASK_COLUMNS})
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[])`,
+};
+
+/** Inserts tasks in one statement, on the pool or inside the caller's transaction. */
+async function insertTasks(on: DataSource | EntityManager, tasks: NewTask[]): Promise<void> {
+  const only = tasks.length === 1 ? tasks[0] : undefined;
+  if (only) {
+    await runPrepared(on, INSERT_ONE_TASK, [
+      only.id,
+      only.projectId,
+      only.prompt,
+      JSON.stringify(only.substitutions),
+      only.externalImageUrl,
+      only.reward,
+      only.requiredSubmissions,
+      only.allowedCompletionTimeSeconds,
+      only.callbackUrl,
+    ]);
+    return;
+  }
+  await runPrepared(on, INSERT_MANY_TASKS, [
+    tasks.map((t) => t.id),
+    tasks.map((t) => t.projectId),
+    tasks.map((t) => t.prompt),
+    tasks.map((t) => JSON.stringify(t.substitutions)),
+    tasks.map((t) => t.externalImageUrl),
+    tasks.map((t) => t.reward),
+    tasks.map((t) => t.requiredSubmissions),
+    tasks.map((t) => t.allowedCompletionTimeSeconds),
+    tasks.map((t) => t.callbackUrl),
+  ]);
 }
 
 function newTaskResponse(task: NewTask): TaskResponse {
