@@ -8,7 +8,9 @@ import { ProjectsModule } from './projects/projects.module';
 import { RedisModule } from './redis/redis.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TasksModule } from './tasks/tasks.module';
+import { QueuesModule } from './queues/queues.module';
 import { WebModule } from './web/web.module';
+import { WorkModule } from './work/work.module';
 
 @Module({})
 export class AppModule {
@@ -19,11 +21,13 @@ export class AppModule {
         ConfigModule.register(config),
         DatabaseModule,
         RedisModule,
+        QueuesModule,
         HealthModule,
         AuthModule,
         ProjectsModule,
         TasksModule,
         SubmissionsModule,
+        WorkModule.register(config.role),
         WebModule.register(config.WEB_DIST_DIR),
       ],
     };

@@ -7,3 +7,5 @@ export * from './requester/responses';
 export * from './session/session.schema';
 export * from './console/api-key.schema';
 export * from './console/project.schema';
+export * from './work/work.schema';
+export * from './queues';

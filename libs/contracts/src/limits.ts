@@ -12,4 +12,7 @@ export const LIMITS = {
   templateChars: 100_000,
   labels: 50,
   labelChars: 64,
+  /** Worker submissions: boxes per submission and the largest image side accepted, in pixels. */
+  boxesPerSubmission: 500,
+  imagePixels: 100_000,
 } as const;

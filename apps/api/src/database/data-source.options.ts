@@ -3,7 +3,7 @@ import { Account } from '../auth/account.entity';
 import { ApiKey } from '../auth/api-key.entity';
 import { Session } from '../auth/session.entity';
 import { User } from '../auth/user.entity';
-import { Checkout } from '../checkout/checkout.entity';
+import { Checkout } from '../work/checkout.entity';
 import { Project } from '../projects/project.entity';
 import { Submission } from '../submissions/submission.entity';
 import { IdempotencyKey } from '../tasks/idempotency-key.entity';
@@ -12,6 +12,7 @@ import { WebhookAttempt } from '../webhooks/webhook-attempt.entity';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { WebhookEvent } from '../webhooks/webhook-event.entity';
 import { CoreSchema1763800000000 } from './migrations/1763800000000-core-schema';
+import { Leases1763900000000 } from './migrations/1763900000000-leases';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -30,7 +31,7 @@ export const ENTITIES = [
 ];
 
 /** Migrations in order; the schema comes only from these, never from `synchronize`. */
-export const MIGRATIONS = [CoreSchema1763800000000];
+export const MIGRATIONS = [CoreSchema1763800000000, Leases1763900000000];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
   return {

@@ -1,9 +1,10 @@
 import type { ConsoleProjectResponse, DataBody } from '@crowdbox/contracts';
-import { Body, Controller, Get, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { SessionGuard } from '../auth/session.guard';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
+import type { CancelResult } from './cancel-outstanding';
 import { ProjectsService } from './projects.service';
 
 @ApiTags('console')
@@ -35,5 +36,12 @@ export class ProjectsConsoleController {
     @Body() body: UpdateProjectDto,
   ): Promise<DataBody<ConsoleProjectResponse>> {
     return { data: await this.projects.update(session.accountId, uuid, body) };
+  }
+
+  /** Ends every incomplete task and its active leases; what was submitted stays readable. */
+  @Post(':uuid/cancel_outstanding')
+  @HttpCode(200)
+  async cancelOutstanding(@CurrentSession() session: SessionPrincipal, @Param('uuid') uuid: string): Promise<DataBody<CancelResult>> {
+    return { data: await this.projects.cancelOutstanding(session.accountId, uuid) };
   }
 }

@@ -13,6 +13,7 @@ import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { cancelOutstanding, type CancelResult } from './cancel-outstanding';
 import { Project, type ProjectLabel } from './project.entity';
 import { loadProjectStats, statsOrEmpty } from './project-stats';
 import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
@@ -100,6 +101,11 @@ export class ProjectsService {
     const project = isUuid(id) ? await this.find(id) : undefined;
     if (!project || project.accountId !== accountId) throw ApiException.of(status, 'root', detail);
     return project;
+  }
+
+  async cancelOutstanding(accountId: string, id: string): Promise<CancelResult> {
+    const project = await this.owned(accountId, id);
+    return this.db.transaction((tx) => cancelOutstanding(tx, project.id));
   }
 
   /** A project by id through the short-lived cache (the add_task hot path). */

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, OneToOne, PrimaryColumn, Unique } from 'typeorm';
 import { User } from '../auth/user.entity';
-import { Checkout } from '../checkout/checkout.entity';
+import { Checkout } from '../work/checkout.entity';
 import { Task } from '../tasks/task.entity';
 
 /** One worker's boxes for one task, in image pixels. */
@@ -53,6 +53,10 @@ export class Submission {
   /** Cents credited to the worker for this submission (the task's reward at the time). */
   @Column('integer')
   reward!: number;
+
+  /** SHA-256 of the submitted body, so a repeated identical submit replays the first result. */
+  @Column('text')
+  requestHash!: string;
 
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;

@@ -2,8 +2,8 @@ import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } fr
 import { Project } from '../projects/project.entity';
 
 /**
- * One image to annotate. Slot accounting lives in the row so the database itself enforces it:
- * `submission_count + active_checkout_count <= required_submissions`.
+ * One image to annotate. Free slots are computed from the checkouts (migration 1763900000000-leases
+ * explains why and holds the triggers that enforce them); the row keeps the submission count.
  */
 @Entity('tasks')
 @Index('ix_tasks_project_created', ['projectId', 'createdAt'])
@@ -11,10 +11,10 @@ import { Project } from '../projects/project.entity';
 @Check('ck_tasks_required_submissions', `"required_submissions" BETWEEN 1 AND 100`)
 @Check('ck_tasks_reward', `"reward" BETWEEN 0 AND 100000`)
 @Check('ck_tasks_completion_time', `"allowed_completion_time_seconds" BETWEEN 30 AND 86400`)
-@Check(
-  'ck_tasks_slots',
-  `"submission_count" >= 0 AND "active_checkout_count" >= 0 AND "submission_count" + "active_checkout_count" <= "required_submissions"`,
-)
+@Index('ix_tasks_open', ['projectId', 'createdAt', 'id'], { where: 'completed_at IS NULL AND cancelled_at IS NULL' })
+@Check('ck_tasks_submission_count', `"submission_count" BETWEEN 0 AND "required_submissions"`)
+@Check('ck_tasks_completed', `("completed_at" IS NOT NULL) = ("submission_count" = "required_submissions")`)
+@Check('ck_tasks_closed_once', `"completed_at" IS NULL OR "cancelled_at" IS NULL`)
 export class Task {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_tasks' })
   id!: string;
@@ -48,8 +48,6 @@ export class Task {
   @Column('integer', { default: 0 })
   submissionCount!: number;
 
-  @Column('integer', { default: 0 })
-  activeCheckoutCount!: number;
 
   @Column('text', { nullable: true })
   callbackUrl!: string | null;

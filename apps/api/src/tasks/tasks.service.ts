@@ -3,13 +3,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
+import { canonicalJson, requestHash } from '../common/canonical-json';
 import { isUuid } from '../common/crypto.util';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import type { ApiKeyPrincipal } from '../common/http/principal';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { TestModeService } from '../test-mode/test-mode.service';
-import { canonicalJson, requestHash, withIdempotency } from './idempotency';
+import { withIdempotency } from './idempotency';
 import { buildTask, resolveProjectUuid, type NewTask } from './task-builder';
 import { TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
 

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { DEFAULT_PROJECT, aRequester, addTask, createProject, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { leaseInDb, submitInDb, type LeaseFixture } from '../../../test/work-fixtures';
 
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -331,23 +331,9 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       expect(res.status).toBe(201);
       return res.body.data.task_uuid;
     };
-    const checkout = async (taskId: string, workerId: string, expiresInSeconds: number, state = 'active'): Promise<string> => {
-      const id = randomUUID();
-      await t.db.query(
-        `INSERT INTO checkouts (id, task_id, worker_id, checked_out_at, expires_at, state)
-         VALUES ($1, $2, $3, now() - interval '1 hour', now() + make_interval(secs => $4), $5)`,
-        [id, taskId, workerId, expiresInSeconds, state],
-      );
-      return id;
-    };
-    const submission = async (taskId: string, workerId: string, reward: number) => {
-      const checkoutId = await checkout(taskId, workerId, 600, 'submitted');
-      await t.db.query(
-        `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward)
-         VALUES ($1, $2, $3, $4, '[]'::jsonb, 640, 480, $5)`,
-        [randomUUID(), checkoutId, taskId, workerId, reward],
-      );
-    };
+    const checkout = (taskId: string, workerId: string, expiresInSeconds: number, state: LeaseFixture['state'] = 'active') =>
+      leaseInDb(t.db, taskId, workerId, { expiresInSeconds, state });
+    const submission = (taskId: string, workerId: string, reward: number) => submitInDb(t.db, { taskId, workerId, reward });
 
     it('answers every field of the Project, in the seed spec’s order', async () => {
       const res = await v1Project(r.liveKey, r.projectUuid);
@@ -413,12 +399,10 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       // Not available: one submission plus one active lease fill two slots.
       const full = await newTask(r, { required_submissions: 2, reward: 51 });
       await submission(full, w2.userId, 51);
-      await t.db.query('UPDATE tasks SET submission_count = 1 WHERE id = $1', [full]);
       await checkout(full, w3.userId, 600);
       // Not available and not outstanding: complete, or cancelled.
       const done = await newTask(r, { required_submissions: 1, reward: 100_000 });
       await submission(done, w3.userId, 100_000);
-      await t.db.query('UPDATE tasks SET submission_count = 1, completed_at = now() WHERE id = $1', [done]);
       const cancelled = await newTask(r, { required_submissions: 3, reward: 90_000 });
       await t.db.query('UPDATE tasks SET cancelled_at = now() WHERE id = $1', [cancelled]);
       await submission(cancelled, w1.userId, 90_000);

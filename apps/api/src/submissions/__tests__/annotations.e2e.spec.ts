@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { EXPORT_BATCH } from '../annotations.service';
+import { asFixture, completeInDb, submitInDb } from '../../../test/work-fixtures';
 
 interface Box {
   label: string;
@@ -69,23 +70,9 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
     submittedAt: string,
     size: [number, number] = [640, 480],
   ): Promise<string> => {
-    const checkoutId = randomUUID();
-    const submissionId = randomUUID();
-    await t.db.query(
-      `INSERT INTO checkouts (id, task_id, worker_id, checked_out_at, expires_at, state)
-       VALUES ($1, $2, $3, $4::timestamptz - interval '1 minute', $4::timestamptz + interval '9 minutes', 'submitted')`,
-      [checkoutId, taskId, worker.userId, submittedAt],
-    );
-    await t.db.query(
-      `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, 25, $8)`,
-      [submissionId, checkoutId, taskId, worker.userId, JSON.stringify(boxes), size[0], size[1], submittedAt],
-    );
-    await t.db.query('UPDATE tasks SET submission_count = submission_count + 1 WHERE id = $1', [taskId]);
-    return submissionId;
+    return submitInDb(t.db, { taskId, workerId: worker.userId, boxes, submittedAt, size, reward: 25 });
   };
-  const complete = (taskId: string, completedAt = new Date().toISOString()) =>
-    t.db.query('UPDATE tasks SET completed_at = $2 WHERE id = $1', [taskId, completedAt]);
+  const complete = (taskId: string, completedAt = new Date().toISOString()) => completeInDb(t.db, taskId, completedAt);
 
   /** The standard complete task: three workers, one merged car, one kept person, one dropped person. */
   const standardTask = async (requester: Requester, completedAt: string, imageUrl = 'https://images.example.com/street/1.jpg') => {
@@ -369,13 +356,14 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
              FROM generate_series(1, $2::int) AS g`,
           [big.projectUuid, N],
         );
-        await t.db.query(
+        await asFixture(t.db, async (tx) => {
+        await tx.query(
           `INSERT INTO checkouts (id, task_id, worker_id, checked_out_at, expires_at, state)
            SELECT gen_random_uuid(), t.id, $2, now(), now() + interval '10 minutes', 'submitted' FROM tasks t WHERE t.project_id = $1`,
           [big.projectUuid, w1.userId],
         );
-        await t.db.query(
-          `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward)
+        await tx.query(
+          `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
            SELECT gen_random_uuid(), c.id, c.task_id, c.worker_id,
                   jsonb_build_array(jsonb_build_object(
                     'label', 'car',
@@ -383,10 +371,11 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
                     'center_y', 200 + ((t.substitutions->>'g')::int % 7) * 2,
                     'width', 40 + 2 * ((t.substitutions->>'g')::int % 11),
                     'height', 30 + 2 * ((t.substitutions->>'g')::int % 13))),
-                  800, 600, 5
+                  800, 600, 5, 'fixture'
              FROM checkouts c JOIN tasks t ON t.id = c.task_id WHERE t.project_id = $1`,
           [big.projectUuid],
         );
+        });
       });
 
       it('returns every complete task exactly once, in completion order, as valid JSON', async () => {

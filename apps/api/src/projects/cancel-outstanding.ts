@@ -1,0 +1,40 @@
+import type { EntityManager } from 'typeorm';
+
+export interface CancelResult {
+  cancelled: number;
+  /** Cents that the cancelled tasks will no longer pay (their missing submissions x reward). */
+  unspent_reward_cents: number;
+  ended_checkouts: number;
+}
+
+/**
+ * Ends every incomplete task of a project (API.md §4 cancel_outstanding) and the leases on them, in
+ * one transaction: the tasks first (their row locks stop new leases and submissions), then the leases.
+ * Submissions already made stay readable; completed tasks are untouched.
+ */
+export async function cancelOutstanding(tx: EntityManager, projectId: string): Promise<CancelResult> {
+  const tasks: Array<{ n: string; unspent: string | null }> = await tx.query(
+    `WITH cancelled AS (
+       UPDATE tasks SET cancelled_at = now()
+        WHERE project_id = $1 AND completed_at IS NULL AND cancelled_at IS NULL
+        RETURNING (required_submissions - submission_count) * reward AS unspent
+     )
+     SELECT count(*) AS n, sum(unspent) AS unspent FROM cancelled`,
+    [projectId],
+  );
+  const leases: Array<{ n: string }> = await tx.query(
+    `WITH ended AS (
+       UPDATE checkouts c SET state = 'cancelled', ended_at = now()
+         FROM tasks t
+        WHERE t.id = c.task_id AND t.project_id = $1 AND t.cancelled_at IS NOT NULL AND c.state = 'active'
+        RETURNING 1
+     )
+     SELECT count(*) AS n FROM ended`,
+    [projectId],
+  );
+  return {
+    cancelled: Number(tasks[0]?.n ?? 0),
+    unspent_reward_cents: Number(tasks[0]?.unspent ?? 0),
+    ended_checkouts: Number(leases[0]?.n ?? 0),
+  };
+}

@@ -1,0 +1,41 @@
+import { QUEUES, type CheckoutExpiryJob } from '@crowdbox/contracts';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Job } from 'bullmq';
+import { DataSource } from 'typeorm';
+import { expireLeases } from './lease-expiry';
+
+const SWEEP_EVERY_MS = 30_000;
+
+/**
+ * The `checkout-expiry` worker (roles jobs and all). Idempotent: a lease already submitted, released
+ * or expired is "skipped". A sweep every 30 s expires whatever a lost job left behind.
+ */
+@Processor(QUEUES.checkoutExpiry)
+export class CheckoutExpiryProcessor extends WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(CheckoutExpiryProcessor.name);
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
+  }
+
+  async process(job: Job<CheckoutExpiryJob>): Promise<'expired' | 'skipped'> {
+    const expired = await expireLeases(this.db, job.data.checkoutId);
+    return expired.length > 0 ? 'expired' : 'skipped';
+  }
+
+  onApplicationBootstrap(): void {
+    this.sweeper = setInterval(() => {
+      expireLeases(this.db)
+        .then((ids) => ids.length > 0 && this.logger.log(`sweeper expired ${ids.length} leases`))
+        .catch((error: Error) => this.logger.warn(`lease sweep failed: ${error.message}`));
+    }, SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+}

@@ -1,0 +1,42 @@
+import { QUEUES, type CheckoutExpiryJob } from '@crowdbox/contracts';
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { REDIS } from '../redis/redis.module';
+
+export function expiryJobId(checkoutId: string): string {
+  return `expire-${checkoutId}`;
+}
+
+/**
+ * Schedules the `checkout-expiry` job of a new lease. Fire and forget: correctness never depends on
+ * the job (every query treats `expires_at <= now()` as free, and LeaseSweeper catches what the queue
+ * missed), so a slow or absent Redis must not delay or fail a checkout.
+ */
+@Injectable()
+export class CheckoutExpiryScheduler {
+  private readonly logger = new Logger(CheckoutExpiryScheduler.name);
+
+  constructor(
+    @InjectQueue(QUEUES.checkoutExpiry) private readonly queue: Queue<CheckoutExpiryJob>,
+    @Inject(REDIS) private readonly redis: Redis,
+  ) {}
+
+  schedule(checkoutId: string, expiresAt: Date): void {
+    void this.enqueue(checkoutId, expiresAt).catch((error: Error) =>
+      this.logger.warn(`expiry job for checkout ${checkoutId} not scheduled (the sweeper will expire it): ${error.message}`),
+    );
+  }
+
+  private async enqueue(checkoutId: string, expiresAt: Date): Promise<void> {
+    // While Redis is away BullMQ would hold the job in memory until it returns; the sweeper covers it.
+    if (this.redis.status !== 'ready') throw new Error(`redis is ${this.redis.status}`);
+    await this.queue.add(
+      'expire',
+      { checkoutId },
+      // A second late, so the job never runs a hair before expires_at and finds nothing to do.
+      { jobId: expiryJobId(checkoutId), delay: Math.max(0, expiresAt.getTime() - Date.now()) + 1000 },
+    );
+  }
+}

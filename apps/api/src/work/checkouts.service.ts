@@ -1,0 +1,124 @@
+import type { CheckoutResponse } from '@crowdbox/contracts';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+import { isUuid } from '../common/crypto.util';
+import type { SessionPrincipal } from '../common/http/principal';
+import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { ProjectsService } from '../projects/projects.service';
+import { CHECKOUT_ROW_SQL, toCheckoutResponse, type CheckoutRow } from './checkout.mapper';
+import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
+import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
+
+/** Conflicts that only mean "another worker got there first": the next attempt picks another task. */
+const RETRYABLE = new Set<string>([LEASE_SQLSTATE.noFreeSlot, LEASE_SQLSTATE.taskClosed, PG_SQLSTATE.uniqueViolation, PG_SQLSTATE.deadlockDetected]);
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Leases the oldest open task of the project that has a free slot and that this worker never leased.
+ * One statement: SKIP LOCKED lets concurrent workers pass each other's candidate instead of queueing on
+ * it, and the slot is re-counted under the task's row lock by the checkouts trigger, which refuses
+ * (CB002) a slot that a transaction committed after this statement's snapshot took; that attempt is
+ * simply retried. A worker holds at most one active lease per project (`held`).
+ */
+const LEASE_NEXT_TASK: PreparedStatement = {
+  name: 'checkouts_lease_next',
+  text: `
+    WITH held AS (
+      SELECT 1 FROM checkouts h JOIN tasks ht ON ht.id = h.task_id
+       WHERE h.worker_id = $2 AND h.state = 'active' AND h.expires_at > now() AND ht.project_id = $1
+       LIMIT 1
+    ), candidate AS (
+      SELECT t.id, t.allowed_completion_time_seconds
+        FROM tasks t
+       WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL
+         AND NOT EXISTS (SELECT 1 FROM held)
+         AND NOT EXISTS (SELECT 1 FROM checkouts mine WHERE mine.task_id = t.id AND mine.worker_id = $2)
+         AND t.submission_count + (SELECT count(*) FROM checkouts c
+                                    WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())
+             < t.required_submissions
+       ORDER BY t.created_at, t.id
+       LIMIT 1
+       FOR UPDATE OF t SKIP LOCKED
+    ), leased AS (
+      INSERT INTO checkouts (id, task_id, worker_id, expires_at)
+      SELECT $3, id, $2, now() + make_interval(secs => allowed_completion_time_seconds) FROM candidate
+      RETURNING id, task_id, checked_out_at, expires_at
+    )
+    SELECT ${CHECKOUT_ROW_SQL}
+      FROM leased c JOIN tasks t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id`,
+};
+
+const ACTIVE_CHECKOUTS_SQL = `
+  SELECT ${CHECKOUT_ROW_SQL}
+    FROM checkouts c JOIN tasks t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id
+   WHERE c.worker_id = $1 AND c.state = 'active' AND c.expires_at > now()`;
+
+@Injectable()
+export class CheckoutsService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly projects: ProjectsService,
+    private readonly expiry: CheckoutExpiryScheduler,
+  ) {}
+
+  /** POST /api/work/checkouts: a new lease (created: true) or the one already held in that project. */
+  async checkOut(worker: SessionPrincipal, projectUuid: string): Promise<{ checkout: CheckoutResponse; created: boolean }> {
+    const project = isUuid(projectUuid) ? await this.projects.find(projectUuid) : undefined;
+    if (!project) throw workErrors.projectNotFound();
+    if (project.accountId === worker.accountId) {
+      throw ApiException.of(403, 'project_uuid', 'this project belongs to your own account; workers take other accounts\u2019 tasks');
+    }
+    for (let attempt = 1; ; attempt++) {
+      let rows: CheckoutRow[];
+      try {
+        rows = await runPrepared<CheckoutRow>(this.db, LEASE_NEXT_TASK, [project.id, worker.userId, randomUUID()]);
+      } catch (error) {
+        const code = sqlState(error);
+        if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
+        if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
+        throw error;
+      }
+      const leased = rows[0];
+      if (leased) {
+        this.expiry.schedule(leased.checkout_id, leased.expires_at);
+        return { checkout: toCheckoutResponse(leased), created: true };
+      }
+      const held = await this.activeCheckouts(worker, project.id);
+      if (held[0]) return { checkout: held[0], created: false };
+      throw workErrors.noTaskAvailable();
+    }
+  }
+
+  /** GET /api/work/checkouts: this worker's live leases, oldest first (to resume after a reload). */
+  async activeCheckouts(worker: SessionPrincipal, projectId?: string): Promise<CheckoutResponse[]> {
+    const rows: CheckoutRow[] = projectId
+      ? await this.db.query(`${ACTIVE_CHECKOUTS_SQL} AND t.project_id = $2 ORDER BY c.checked_out_at, c.id`, [worker.userId, projectId])
+      : await this.db.query(`${ACTIVE_CHECKOUTS_SQL} ORDER BY c.checked_out_at, c.id`, [worker.userId]);
+    return rows.map(toCheckoutResponse);
+  }
+
+  /**
+   * POST /api/work/checkouts/:id/release: the slot is free the moment this commits. Releasing again
+   * is harmless; a submitted lease cannot be released.
+   */
+  async release(worker: SessionPrincipal, checkoutId: string): Promise<{ checkout_id: string; state: string }> {
+    if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
+    const rows: Array<{ state: string }> = await this.db.query(
+      `UPDATE checkouts SET state = CASE WHEN expires_at > now() THEN 'released' ELSE 'expired' END, ended_at = now()
+        WHERE id = $1 AND worker_id = $2 AND state = 'active'
+        RETURNING state`,
+      [checkoutId, worker.userId],
+    );
+    if (rows[0]) return { checkout_id: checkoutId, state: rows[0].state };
+    const current: Array<{ state: string }> = await this.db.query('SELECT state FROM checkouts WHERE id = $1 AND worker_id = $2', [
+      checkoutId,
+      worker.userId,
+    ]);
+    if (!current[0]) throw workErrors.checkoutNotFound();
+    if (current[0].state === 'submitted') throw ApiException.unprocessable('root', 'checkout was already submitted');
+    return { checkout_id: checkoutId, state: current[0].state };
+  }
+}

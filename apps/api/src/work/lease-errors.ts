@@ -1,0 +1,32 @@
+import { ApiException } from '../common/errors/api.exception';
+
+/** SQLSTATEs raised by the lease triggers (database/migrations/1763900000000-leases.ts). */
+export const LEASE_SQLSTATE = {
+  taskClosed: 'CB001',
+  noFreeSlot: 'CB002',
+  leaseTransition: 'CB004',
+  submissionMismatch: 'CB005',
+  leaseNotActive: 'CB006',
+} as const;
+
+/** PostgreSQL's own codes the work endpoints retry or translate. */
+export const PG_SQLSTATE = {
+  uniqueViolation: '23505',
+  deadlockDetected: '40P01',
+} as const;
+
+export function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export const workErrors = {
+  noTaskAvailable: () => ApiException.notFound('no task available'),
+  checkoutNotFound: () => ApiException.notFound('checkout not found'),
+  projectNotFound: () => ApiException.notFound('project not found'),
+  expired: () => ApiException.unprocessable('root', 'checkout has expired'),
+  released: () => ApiException.unprocessable('root', 'checkout was released; check out a new task'),
+  cancelled: () => ApiException.unprocessable('root', 'the task was cancelled by its requester'),
+  alreadySubmitted: () =>
+    ApiException.unprocessable('root', 'checkout was already submitted with other annotations; a submission cannot be changed'),
+};

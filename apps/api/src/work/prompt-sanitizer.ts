@@ -1,0 +1,19 @@
+import { sanitizeTemplate } from '../projects/template-sanitizer';
+
+const MAX_ENTRIES = 2_000;
+const cache = new Map<string, string>();
+
+/**
+ * Prompts are rendered from a template sanitized on save with escaped values, so they are safe when
+ * stored; they are sanitized again when handed to a worker so a prompt stored under an older, looser
+ * allowlist can never reach a browser. Tasks of one project share few distinct prompts, so a small
+ * cache (oldest entry evicted first) keeps this off the checkout's CPU budget.
+ */
+export function sanitizePrompt(prompt: string): string {
+  const hit = cache.get(prompt);
+  if (hit !== undefined) return hit;
+  const clean = sanitizeTemplate(prompt);
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  cache.set(prompt, clean);
+  return clean;
+}

@@ -1,0 +1,149 @@
+import { boxInsideImage } from '@crowdbox/boxes';
+import type { Annotation, ErrorItem, LabelInfo, SubmitBody, SubmitResponse } from '@crowdbox/contracts';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+import { requestHash } from '../common/canonical-json';
+import { isUuid } from '../common/crypto.util';
+import type { SessionPrincipal } from '../common/http/principal';
+import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
+
+/** A checkout with what submitting it needs to know. */
+interface LeaseRow {
+  worker_id: string;
+  task_id: string;
+  state: string;
+  live: boolean;
+  reward: number;
+  labels: LabelInfo[];
+  task_cancelled: boolean;
+  submission_id: string | null;
+  submission_hash: string | null;
+  submission_reward: number | null;
+}
+
+const READ_LEASE: PreparedStatement = {
+  name: 'submit_read_lease',
+  text: `
+    SELECT c.worker_id, c.task_id, c.state, c.expires_at > now() AS live, t.reward, p.labels,
+           t.cancelled_at IS NOT NULL AS task_cancelled,
+           s.id AS submission_id, s.request_hash AS submission_hash, s.reward AS submission_reward
+      FROM checkouts c
+      JOIN tasks t ON t.id = c.task_id
+      JOIN projects p ON p.id = t.project_id
+      LEFT JOIN submissions s ON s.checkout_id = c.id
+     WHERE c.id = $1`,
+};
+
+/** The submissions trigger re-checks the lease under its row lock (CB006 when it ended meanwhile). */
+const INSERT_SUBMISSION: PreparedStatement = {
+  name: 'submit_insert_submission',
+  text: `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+};
+
+/**
+ * Ends the lease, counts the submission and, when it is the last one, completes the task and writes the
+ * `task_completed` outbox event, all in the submit's transaction (DESIGN.md §3: the event exists if and
+ * only if the completion committed). The delivery belongs to the webhook-delivery queue.
+ */
+const COMPLETE_SUBMISSION: PreparedStatement = {
+  name: 'submit_count_and_complete',
+  text: `
+    WITH lease AS (
+      UPDATE checkouts SET state = 'submitted', ended_at = now() WHERE id = $1 RETURNING task_id
+    ), task AS (
+      UPDATE tasks t
+         SET submission_count = t.submission_count + 1,
+             completed_at = CASE WHEN t.submission_count + 1 = t.required_submissions THEN now() END
+        FROM lease WHERE t.id = lease.task_id
+      RETURNING t.id, t.project_id, t.completed_at, t.callback_url
+    ), event AS (
+      INSERT INTO webhook_events (id, account_id, type, payload)
+      SELECT $2, p.account_id, 'task_completed', jsonb_build_object('task_uuid', task.id, 'callback_url', task.callback_url)
+        FROM task JOIN projects p ON p.id = task.project_id
+       WHERE task.completed_at IS NOT NULL AND task.callback_url IS NOT NULL
+      RETURNING id
+    )
+    SELECT task.completed_at, (SELECT id FROM event) AS event_id FROM task`,
+};
+
+@Injectable()
+export class SubmitService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  /** POST /api/work/checkouts/:id/submit */
+  async submit(worker: SessionPrincipal, checkoutId: string, body: SubmitBody): Promise<SubmitResponse> {
+    const lease = isUuid(checkoutId) ? (await runPrepared<LeaseRow>(this.db, READ_LEASE, [checkoutId]))[0] : undefined;
+    // Another worker's checkout is "not found", like a missing one: ids are not an oracle.
+    if (!lease || lease.worker_id !== worker.userId) throw workErrors.checkoutNotFound();
+    const hash = requestHash('submit', body);
+    if (lease.submission_id) return replay(lease, hash);
+    assertOpen(lease);
+    validateBoxes(body, lease.labels);
+
+    const submissionId = randomUUID();
+    try {
+      await this.db.transaction(async (tx) => {
+        await runPrepared(tx, INSERT_SUBMISSION, [
+          submissionId,
+          checkoutId,
+          lease.task_id,
+          worker.userId,
+          JSON.stringify(body.annotations.map(storedBox)),
+          body.image_width,
+          body.image_height,
+          lease.reward,
+          hash,
+        ]);
+        await runPrepared(tx, COMPLETE_SUBMISSION, [checkoutId, randomUUID()]);
+      });
+    } catch (error) {
+      const code = sqlState(error);
+      // The lease ended or was submitted by a concurrent request between the read and the insert:
+      // answer from the state that won (a replay, "expired", "released"...).
+      if (code === LEASE_SQLSTATE.leaseNotActive || code === LEASE_SQLSTATE.taskClosed || code === PG_SQLSTATE.uniqueViolation) {
+        const now = (await runPrepared<LeaseRow>(this.db, READ_LEASE, [checkoutId]))[0];
+        if (now?.submission_id) return replay(now, hash);
+        if (now) assertOpen(now);
+      }
+      throw error;
+    }
+    return { submission_id: submissionId, reward: lease.reward };
+  }
+}
+
+/** The same body again answers the first result; another body cannot change a submission. */
+function replay(lease: LeaseRow, hash: string): SubmitResponse {
+  if (lease.submission_hash !== hash) throw workErrors.alreadySubmitted();
+  return { submission_id: lease.submission_id as string, reward: lease.submission_reward as number };
+}
+
+function assertOpen(lease: LeaseRow): void {
+  if (lease.task_cancelled || lease.state === 'cancelled') throw workErrors.cancelled();
+  if (lease.state === 'released') throw workErrors.released();
+  if (lease.state === 'expired' || !lease.live) throw workErrors.expired();
+}
+
+/** Labels from the project, every box inside the image (API.md §3, DESIGN.md §6). */
+function validateBoxes(body: SubmitBody, labels: LabelInfo[]): void {
+  const known = new Set(labels.map((l) => l.name));
+  const image = { width: body.image_width, height: body.image_height };
+  const errors: ErrorItem[] = [];
+  body.annotations.forEach((box, i) => {
+    if (!known.has(box.label)) {
+      errors.push({ field: `annotations.${i}.label`, detail: `"${box.label.slice(0, 64)}" is not a label of this project; use one of: ${[...known].join(', ')}` });
+    }
+    const outside = boxInsideImage(box, image);
+    if (outside) errors.push({ field: `annotations.${i}`, detail: `${outside} (image ${image.width}x${image.height})` });
+  });
+  if (errors.length > 0) throw new ApiException(422, errors);
+}
+
+/** Only the five fields of an annotation are stored, in a fixed order. */
+function storedBox(box: Annotation): Annotation {
+  return { label: box.label, center_x: box.center_x, center_y: box.center_y, width: box.width, height: box.height };
+}

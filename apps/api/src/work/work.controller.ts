@@ -1,0 +1,65 @@
+import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse, WorkProjectResponse } from '@crowdbox/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { SessionGuard } from '../auth/session.guard';
+import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
+import { CheckoutsService } from './checkouts.service';
+import { CheckoutDto, SubmitDto } from './dto/work.dto';
+import { SubmitService } from './submit.service';
+import { WorkSummaryService } from './work-summary.service';
+
+/** The worker API (API.md §3): find work, lease a task, submit boxes, give a task back. */
+@ApiTags('work')
+@ApiBearerAuth()
+@UseGuards(SessionGuard)
+@Controller('api/work')
+export class WorkController {
+  constructor(
+    private readonly checkouts: CheckoutsService,
+    private readonly submissions: SubmitService,
+    private readonly summary: WorkSummaryService,
+  ) {}
+
+  @Get('projects')
+  async projects(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<WorkProjectResponse[]>> {
+    return { data: await this.summary.projects(worker) };
+  }
+
+  /** 201 with a new lease; 200 with the lease this worker already holds in that project. */
+  @Post('checkouts')
+  async checkOut(
+    @CurrentSession() worker: SessionPrincipal,
+    @Body() body: CheckoutDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DataBody<CheckoutResponse>> {
+    const { checkout, created } = await this.checkouts.checkOut(worker, body.project_uuid);
+    reply.status(created ? 201 : 200);
+    return { data: checkout };
+  }
+
+  @Get('checkouts')
+  async active(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<CheckoutResponse[]>> {
+    return { data: await this.checkouts.activeCheckouts(worker) };
+  }
+
+  @Post('checkouts/:id/submit')
+  async submit(
+    @CurrentSession() worker: SessionPrincipal,
+    @Param('id') id: string,
+    @Body() body: SubmitDto,
+  ): Promise<DataBody<SubmitResponse>> {
+    return { data: await this.submissions.submit(worker, id, body) };
+  }
+
+  @Post('checkouts/:id/release')
+  @HttpCode(200)
+  async release(@CurrentSession() worker: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ checkout_id: string; state: string }>> {
+    return { data: await this.checkouts.release(worker, id) };
+  }
+
+  @Get('earnings')
+  async earnings(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<EarningsResponse>> {
+    return { data: await this.summary.earnings(worker) };
+  }
+}

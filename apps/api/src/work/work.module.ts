@@ -1,0 +1,24 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import type { AppRole } from '../config/config.schema';
+import { ProjectsModule } from '../projects/projects.module';
+import { CheckoutExpiryProcessor } from './checkout-expiry.processor';
+import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
+import { CheckoutsService } from './checkouts.service';
+import { SubmitService } from './submit.service';
+import { WorkController } from './work.controller';
+import { WorkSummaryService } from './work-summary.service';
+
+/** Crowd workers' side: leases, submissions, the expiry job (only in processes that run jobs). */
+@Module({})
+export class WorkModule {
+  static register(role: AppRole): DynamicModule {
+    const jobs: Provider[] = role === 'http' ? [] : [CheckoutExpiryProcessor];
+    return {
+      module: WorkModule,
+      imports: [ProjectsModule],
+      controllers: [WorkController],
+      providers: [CheckoutsService, SubmitService, WorkSummaryService, CheckoutExpiryScheduler, ...jobs],
+      exports: [CheckoutsService],
+    };
+  }
+}

@@ -1,0 +1,13 @@
+/** BullMQ queues and their job payloads (DESIGN.md §3): one place for names, read by producers and workers. */
+export const QUEUES = {
+  checkoutExpiry: 'checkout-expiry',
+  webhookDelivery: 'webhook-delivery',
+  webhookChallenge: 'webhook-challenge',
+} as const;
+
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** checkout-expiry: expire one lease at its expires_at (jobId `expire-<checkout id>`). */
+export interface CheckoutExpiryJob {
+  checkoutId: string;
+}
