@@ -20,8 +20,16 @@ export interface StartedSession {
 }
 
 /** Sign-up, log-in, log-out and resolving a session token. */
+const MAX_CACHED_SESSIONS = 50_000;
+
 @Injectable()
 export class SessionsService {
+  /**
+   * Resolved sessions for CACHE_TTL_MS (the worker app polls and submits often). Logging out clears the
+   * entry on this node at once; other nodes stop accepting the token within CACHE_TTL_MS.
+   */
+  private readonly cache = new Map<string, { principal: SessionPrincipal; until: number }>();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -60,16 +68,30 @@ export class SessionsService {
 
   async logOut(sessionId: string): Promise<void> {
     await this.db.getRepository(Session).delete({ id: sessionId });
+    for (const [hash, entry] of this.cache) if (entry.principal.sessionId === sessionId) this.cache.delete(hash);
   }
 
   /** The principal of a live session token, or undefined. */
   async resolve(token: string): Promise<SessionPrincipal | undefined> {
+    const hash = sha256Hex(token);
+    const now = Date.now();
+    const hit = this.cache.get(hash);
+    if (hit && hit.until > now) return hit.principal;
+    const principal = await this.lookUp(hash);
+    if (principal && this.config.CACHE_TTL_MS > 0) {
+      if (this.cache.size >= MAX_CACHED_SESSIONS) this.cache.clear();
+      this.cache.set(hash, { principal, until: now + this.config.CACHE_TTL_MS });
+    }
+    return principal;
+  }
+
+  private async lookUp(tokenHash: string): Promise<SessionPrincipal | undefined> {
     const rows: Array<{ session_id: string; user_id: string; account_id: string; email: string; name: string }> =
       await this.db.query(
         `SELECT s.id AS session_id, u.id AS user_id, u.account_id, u.email, u.name
            FROM sessions s JOIN users u ON u.id = s.user_id
           WHERE s.token_hash = $1 AND s.expires_at > now()`,
-        [sha256Hex(token)],
+        [tokenHash],
       );
     const row = rows[0];
     if (!row) return undefined;

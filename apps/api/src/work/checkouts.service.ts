@@ -107,9 +107,11 @@ export class CheckoutsService {
   async release(worker: SessionPrincipal, checkoutId: string): Promise<{ checkout_id: string; state: string }> {
     if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
     const rows: Array<{ state: string }> = await this.db.query(
-      `UPDATE checkouts SET state = CASE WHEN expires_at > now() THEN 'released' ELSE 'expired' END, ended_at = now()
-        WHERE id = $1 AND worker_id = $2 AND state = 'active'
-        RETURNING state`,
+      `WITH ended AS (
+         UPDATE checkouts SET state = CASE WHEN expires_at > now() THEN 'released' ELSE 'expired' END, ended_at = now()
+          WHERE id = $1 AND worker_id = $2 AND state = 'active'
+          RETURNING state
+       ) SELECT state FROM ended`,
       [checkoutId, worker.userId],
     );
     if (rows[0]) return { checkout_id: checkoutId, state: rows[0].state };

@@ -1,0 +1,498 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { CheckoutExpiryScheduler } from '../checkout-expiry.scheduler';
+
+const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
+const IMAGE = { image_width: 640, image_height: 480 };
+
+describe('worker API /api/work', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const newTask = async (r: Requester, fields: Record<string, unknown> = {}): Promise<string> => {
+    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, ...fields });
+    expect(res.status).toBe(201);
+    return res.body.data.task_uuid;
+  };
+  const checkOut = (w: SignedIn, projectUuid: string) =>
+    t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: projectUuid } });
+  const submit = (w: SignedIn, checkoutId: string, body: Record<string, unknown> = { annotations: [BOX], ...IMAGE }) =>
+    t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/submit`, headers: w.auth, body });
+  const release = (w: SignedIn, checkoutId: string) =>
+    t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/release`, headers: w.auth });
+  const task = async (r: Requester, taskId: string) =>
+    (await t.request({ method: 'GET', url: `/api/v1/tasks/${taskId}`, headers: { apikey: r.liveKey } })).body.data;
+  const workers = (n: number) => Promise.all(Array.from({ length: n }, () => signUp(t)));
+  /** Moves a lease's clock back as if its time had run out `seconds` ago; the expiry job has not run. */
+  const runOut = (checkoutId: string, seconds = 1) =>
+    t.db.query(
+      `UPDATE checkouts SET expires_at = now() - make_interval(secs => $2::int),
+                            checked_out_at = now() - make_interval(secs => $2::int) - (expires_at - checked_out_at)
+        WHERE id = $1`,
+      [checkoutId, seconds],
+    );
+  const noTask = { errors: [{ field: 'root', detail: 'no task available' }] };
+
+  describe('checking out', () => {
+    it('hands out a lease with everything the worker app needs', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { external_image_url: 'https://images.example.com/1.jpg' });
+      const [w] = await workers(1);
+      const res = await checkOut(w, r.projectUuid);
+      expect(res.status).toBe(201);
+      const c = res.body.data;
+      expect(Object.keys(c)).toEqual([
+        'checkout_id',
+        'task_uuid',
+        'project_uuid',
+        'prompt',
+        'external_image_url',
+        'labels',
+        'reward',
+        'checked_out_at',
+        'expires_at',
+      ]);
+      expect(c).toMatchObject({
+        task_uuid: taskId,
+        project_uuid: r.projectUuid,
+        prompt: '<p>Draw a box around every car in <b>the picture</b>.</p>',
+        external_image_url: 'https://images.example.com/1.jpg',
+        reward: 25,
+      });
+      expect(c.labels.map((l: { name: string }) => l.name)).toEqual(['car', 'person']);
+      expect(Date.parse(c.expires_at) - Date.parse(c.checked_out_at)).toBe(600_000);
+      // The task shows the lease.
+      expect((await task(r, taskId)).checked_out_at).toBe(c.checked_out_at);
+      // Listed among the worker's active checkouts, for resuming after a reload.
+      const active = await t.request({ method: 'GET', url: '/api/work/checkouts', headers: w.auth });
+      expect(active.body.data).toEqual([c]);
+    });
+
+    it('gives each task to distinct workers, never twice to one, and nothing to a 4th while 3 slots are leased', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 3 });
+      const [w1, w2, w3, w4] = await workers(4);
+      const leases = [];
+      for (const w of [w1, w2, w3]) {
+        const res = await checkOut(w, r.projectUuid);
+        expect(res.status).toBe(201);
+        expect(res.body.data.task_uuid).toBe(taskId);
+        leases.push(res.body.data);
+      }
+      expect(new Set(leases.map((l) => l.checkout_id)).size).toBe(3);
+      const fourth = await checkOut(w4, r.projectUuid);
+      expect(fourth.status).toBe(404);
+      expect(fourth.body).toEqual(noTask);
+
+      // A worker asking again while holding a lease in the project gets that same lease back.
+      const again = await checkOut(w1, r.projectUuid);
+      expect(again.status).toBe(200);
+      expect(again.body.data.checkout_id).toBe(leases[0].checkout_id);
+
+      // After submitting, w1 never gets this task again, even with a slot free.
+      expect((await submit(w1, leases[0].checkout_id)).status).toBe(201);
+      expect((await release(w2, leases[1].checkout_id)).status).toBe(200);
+      expect(await checkOut(w1, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
+      // Nor does w2, who released it.
+      expect(await checkOut(w2, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
+      // w4 gets the freed slot.
+      expect((await checkOut(w4, r.projectUuid)).body.data.task_uuid).toBe(taskId);
+    });
+
+    it('hands out tasks oldest first and moves on to the next task when one is full', async () => {
+      const r = await aRequester(t);
+      const first = await newTask(r, { required_submissions: 1 });
+      const second = await newTask(r, { required_submissions: 1 });
+      const [w1, w2, w3] = await workers(3);
+      expect((await checkOut(w1, r.projectUuid)).body.data.task_uuid).toBe(first);
+      expect((await checkOut(w2, r.projectUuid)).body.data.task_uuid).toBe(second);
+      expect(await checkOut(w3, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
+    });
+
+    it('refuses a missing project, another worker’s own project and bad bodies, writing nothing', async () => {
+      const r = await aRequester(t);
+      await newTask(r);
+      const [w] = await workers(1);
+      for (const uuid of [randomUUID(), 'not-a-uuid']) {
+        expect(await checkOut(w, uuid)).toMatchObject({ status: 404, body: { errors: [{ field: 'root', detail: 'project not found' }] } });
+      }
+      const own = await checkOut(r, r.projectUuid);
+      expect(own.status).toBe(403);
+      expect(own.body.errors[0].field).toBe('project_uuid');
+      const bad = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: 7 } });
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors[0].field).toBe('project_uuid');
+      const anonymous = await t.request({ method: 'POST', url: '/api/work/checkouts', body: { project_uuid: r.projectUuid } });
+      expect(anonymous.status).toBe(401);
+      const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM checkouts c JOIN tasks t ON t.id = c.task_id WHERE t.project_id = $1', [
+        r.projectUuid,
+      ]);
+      expect(n).toBe(0);
+    });
+  });
+
+  describe('time allowed', () => {
+    it('frees the slot of a lease past expires_at at once, with the expiry job not run, and refuses its submit', async () => {
+      const r = await aRequester(t, { allowed_completion_time_seconds: 30 });
+      const taskId = await newTask(r, { required_submissions: 1 });
+      const [w1, w2] = await workers(2);
+      const lease = (await checkOut(w1, r.projectUuid)).body.data;
+      expect(Date.parse(lease.expires_at) - Date.parse(lease.checked_out_at)).toBe(30_000);
+      expect(await checkOut(w2, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
+
+      await runOut(lease.checkout_id);
+      const [{ state }] = await t.db.query('SELECT state FROM checkouts WHERE id = $1', [lease.checkout_id]);
+      expect(state).toBe('active'); // the job has not run; the slot is free all the same
+      expect((await task(r, taskId)).checked_out_at).toBeNull();
+      const project = await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}`, headers: { apikey: r.liveKey } });
+      expect(project.body.data.available_task_count).toBe(1);
+
+      const late = await submit(w1, lease.checkout_id);
+      expect(late.status).toBe(422);
+      expect(late.body).toEqual({ errors: [{ field: 'root', detail: 'checkout has expired' }] });
+      const second = await checkOut(w2, r.projectUuid);
+      expect(second.status).toBe(201);
+      expect(second.body.data.task_uuid).toBe(taskId);
+      expect((await submit(w2, second.body.data.checkout_id)).status).toBe(201);
+      expect((await task(r, taskId)).submission_count).toBe(1);
+    });
+
+    it('the checkout-expiry job marks a run-out lease expired, and skips one that was submitted', async () => {
+      const r = await aRequester(t);
+      await newTask(r, { required_submissions: 2 });
+      const [w1, w2] = await workers(2);
+      const runsOut = (await checkOut(w1, r.projectUuid)).body.data;
+      const submitted = (await checkOut(w2, r.projectUuid)).body.data;
+      expect((await submit(w2, submitted.checkout_id)).status).toBe(201);
+      await runOut(runsOut.checkout_id);
+
+      const scheduler = t.app.get(CheckoutExpiryScheduler);
+      // Re-adding under the same jobId is a no-op in BullMQ, so schedule fresh ids' jobs to run now.
+      const queue = (scheduler as unknown as { queue: import('bullmq').Queue }).queue;
+      await queue.remove(`expire-${runsOut.checkout_id}`);
+      await queue.remove(`expire-${submitted.checkout_id}`);
+      scheduler.schedule(runsOut.checkout_id, new Date(Date.now() - 1000));
+      scheduler.schedule(submitted.checkout_id, new Date(Date.now() - 1000));
+      const states = async () =>
+        Object.fromEntries(
+          (
+            await t.db.query('SELECT id, state FROM checkouts WHERE id = ANY($1)', [[runsOut.checkout_id, submitted.checkout_id]])
+          ).map((row: { id: string; state: string }) => [row.id, row.state]),
+        );
+      for (let i = 0; i < 50 && (await states())[runsOut.checkout_id] !== 'expired'; i++) await sleep(100);
+      expect(await states()).toEqual({ [runsOut.checkout_id]: 'expired', [submitted.checkout_id]: 'submitted' });
+      const job = await queue.getJob(`expire-${submitted.checkout_id}`);
+      for (let i = 0; i < 50 && !(await job?.isCompleted()); i++) await sleep(100);
+      expect((await queue.getJob(`expire-${submitted.checkout_id}`))?.returnvalue).toBe('skipped');
+    });
+
+    it('schedules one expiry job per lease, keyed by the checkout id', async () => {
+      const r = await aRequester(t);
+      await newTask(r);
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      const queue = (t.app.get(CheckoutExpiryScheduler) as unknown as { queue: import('bullmq').Queue }).queue;
+      let job = await queue.getJob(`expire-${lease.checkout_id}`);
+      for (let i = 0; i < 20 && !job; i++) job = (await sleep(50)) ?? (await queue.getJob(`expire-${lease.checkout_id}`));
+      expect(job?.data).toEqual({ checkoutId: lease.checkout_id });
+      expect(await job?.isDelayed()).toBe(true);
+    });
+  });
+
+  describe('releasing', () => {
+    it('gives the task back at once; again is harmless; a submitted lease cannot be released', async () => {
+      const r = await aRequester(t);
+      await newTask(r, { required_submissions: 1 });
+      const [w1, w2] = await workers(2);
+      const lease = (await checkOut(w1, r.projectUuid)).body.data;
+      expect(await release(w1, lease.checkout_id)).toMatchObject({ status: 200, body: { data: { checkout_id: lease.checkout_id, state: 'released' } } });
+      expect((await release(w1, lease.checkout_id)).body.data.state).toBe('released');
+      expect(await release(w2, lease.checkout_id)).toMatchObject({ status: 404 });
+      const next = (await checkOut(w2, r.projectUuid)).body.data;
+      expect(next.task_uuid).toBe(lease.task_uuid);
+      expect((await submit(w1, lease.checkout_id)).body).toEqual({
+        errors: [{ field: 'root', detail: 'checkout was released; check out a new task' }],
+      });
+      expect((await submit(w2, next.checkout_id)).status).toBe(201);
+      expect((await release(w2, next.checkout_id)).status).toBe(422);
+    });
+  });
+
+  describe('submitting', () => {
+    it('credits the reward, completes the task with the last submission and writes the outbox event in the same transaction', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 2, reward: 40, callback_url: 'https://hooks.example.com/cb' });
+      const [w1, w2] = await workers(2);
+      const l1 = (await checkOut(w1, r.projectUuid)).body.data;
+      const l2 = (await checkOut(w2, r.projectUuid)).body.data;
+      const s1 = await submit(w1, l1.checkout_id);
+      expect(s1.status).toBe(201);
+      expect(Object.keys(s1.body.data)).toEqual(['submission_id', 'reward']);
+      expect(s1.body.data.reward).toBe(40);
+      const [before] = await t.db.query('SELECT completed_at FROM tasks WHERE id = $1', [taskId]);
+      expect(before.completed_at).toBeNull();
+      const s2 = await submit(w2, l2.checkout_id, { annotations: [{ ...BOX, center_x: 102 }], ...IMAGE });
+      expect(s2.status).toBe(201);
+
+      const view = await task(r, taskId);
+      expect(view).toMatchObject({ submission_count: 2, checked_out_at: null });
+      expect(view.submissions).toEqual([s1.body.data.submission_id, s2.body.data.submission_id]);
+      const [done] = await t.db.query('SELECT completed_at FROM tasks WHERE id = $1', [taskId]);
+      expect(done.completed_at).toBeInstanceOf(Date);
+      const events = await t.db.query(
+        `SELECT e.type, e.payload, e.state FROM webhook_events e JOIN accounts a ON a.id = e.account_id WHERE a.id = $1`,
+        [r.accountId],
+      );
+      expect(events).toEqual([{ type: 'task_completed', payload: { task_uuid: taskId, callback_url: 'https://hooks.example.com/cb' }, state: 'pending' }]);
+
+      const annotations = await t.request({ method: 'GET', url: `/api/v1/tasks/${taskId}/annotations`, headers: { apikey: r.liveKey } });
+      expect(annotations.body.data).toMatchObject({
+        completed: true,
+        annotations: [{ label: 'car', center_x: 101, center_y: 80, width: 40, height: 30, support: 2 }],
+      });
+      const project = await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}`, headers: { apikey: r.liveKey } });
+      expect(project.body.data).toMatchObject({ lifetime_payments_to_workers_cents: 80, available_task_count: 0 });
+      const earnings = await t.request({ method: 'GET', url: '/api/work/earnings', headers: w1.auth });
+      expect(earnings.body.data).toEqual({
+        submission_count: 1,
+        earned_cents: 40,
+        projects: [{ project_uuid: r.projectUuid, display_name: 'Find the cars', submission_count: 1, earned_cents: 40 }],
+      });
+    });
+
+    it('writes no event for a task without callback_url', async () => {
+      const r = await aRequester(t);
+      await newTask(r, { required_submissions: 1 });
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      expect((await submit(w, lease.checkout_id)).status).toBe(201);
+      const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1', [r.accountId]);
+      expect(n).toBe(0);
+    });
+
+    it('replays a repeated identical submit and refuses a different one', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 2 });
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      const body = { annotations: [BOX], ...IMAGE };
+      const first = await submit(w, lease.checkout_id, body);
+      const again = await submit(w, lease.checkout_id, { image_height: 480, image_width: 640, annotations: [{ ...BOX }] });
+      expect(again.status).toBe(201);
+      expect(again.body).toEqual(first.body);
+      const other = await submit(w, lease.checkout_id, { annotations: [], ...IMAGE });
+      expect(other.status).toBe(422);
+      expect(other.body.errors[0].detail).toMatch(/already submitted/);
+      expect((await task(r, taskId)).submission_count).toBe(1);
+    });
+
+    it('replays concurrent identical submits as one submission', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 1 });
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      const answers = await Promise.all(Array.from({ length: 5 }, () => submit(w, lease.checkout_id)));
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201, 201]);
+      expect(new Set(answers.map((a) => a.body.data.submission_id)).size).toBe(1);
+      expect((await task(r, taskId)).submission_count).toBe(1);
+    });
+
+    it('answers another worker’s checkout as not found', async () => {
+      const r = await aRequester(t);
+      await newTask(r);
+      const [owner, thief] = await workers(2);
+      const lease = (await checkOut(owner, r.projectUuid)).body.data;
+      for (const id of [lease.checkout_id, randomUUID(), 'nope']) {
+        expect(await submit(thief, id)).toMatchObject({ status: 404, body: { errors: [{ field: 'root', detail: 'checkout not found' }] } });
+      }
+      expect((await submit(owner, lease.checkout_id)).status).toBe(201);
+    });
+
+    it('refuses boxes outside the image, unknown labels, too many boxes and malformed bodies, changing nothing', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r);
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ annotations: [{ ...BOX, center_x: 630 }], ...IMAGE }, 'annotations.0'],
+        [{ annotations: [BOX, { ...BOX, center_y: 470, height: 30 }], ...IMAGE }, 'annotations.1'],
+        [{ annotations: [{ ...BOX, width: 700 }], ...IMAGE }, 'annotations.0'],
+        [{ annotations: [{ ...BOX, label: 'bus' }], ...IMAGE }, 'annotations.0.label'],
+        [{ annotations: Array.from({ length: 501 }, () => BOX), ...IMAGE }, 'annotations'],
+        [{ annotations: [{ ...BOX, center_x: 10.5 }], ...IMAGE }, 'annotations.0.center_x'],
+        [{ annotations: [{ ...BOX, width: 0 }], ...IMAGE }, 'annotations.0.width'],
+        [{ annotations: [BOX], image_width: 0, image_height: 480 }, 'image_width'],
+        [{ annotations: 'boxes', ...IMAGE }, 'annotations'],
+        [{ ...IMAGE }, 'annotations'],
+      ];
+      for (const [body, field] of cases) {
+        const res = await submit(w, lease.checkout_id, body);
+        expect(res.status).toBe(422);
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+      }
+      const garbage = await t.request({
+        method: 'POST',
+        url: `/api/work/checkouts/${lease.checkout_id}/submit`,
+        headers: { ...w.auth, 'content-type': 'application/json' },
+        body: '{"annotations": [',
+      });
+      expect(garbage.status).toBe(400);
+      expect((await task(r, taskId)).submission_count).toBe(0);
+      const [{ state }] = await t.db.query('SELECT state FROM checkouts WHERE id = $1', [lease.checkout_id]);
+      expect(state).toBe('active');
+      // A box touching the edges is inside.
+      const edge = await submit(w, lease.checkout_id, { annotations: [{ label: 'person', center_x: 320, center_y: 240, width: 640, height: 480 }], ...IMAGE });
+      expect(edge.status).toBe(201);
+    });
+  });
+
+  describe('cancel_outstanding', () => {
+    it('ends every incomplete task and its leases; submissions stay readable; completed tasks are untouched', async () => {
+      const r = await aRequester(t);
+      const done = await newTask(r, { required_submissions: 1, reward: 10 });
+      const partial = await newTask(r, { required_submissions: 2, reward: 30 });
+      await newTask(r, { required_submissions: 3, reward: 50 });
+      const [w1, w2, w3] = await workers(3);
+      const l1 = (await checkOut(w1, r.projectUuid)).body.data;
+      expect(l1.task_uuid).toBe(done);
+      expect((await submit(w1, l1.checkout_id)).status).toBe(201);
+      const l2 = (await checkOut(w2, r.projectUuid)).body.data;
+      expect(l2.task_uuid).toBe(partial);
+      expect((await submit(w2, l2.checkout_id)).status).toBe(201);
+      const l3 = (await checkOut(w3, r.projectUuid)).body.data;
+      expect(l3.task_uuid).toBe(partial);
+
+      const other = await aRequester(t);
+      const untouched = await newTask(other);
+      const cancel = (who: SignedIn, uuid: string) =>
+        t.request({ method: 'POST', url: `/api/console/projects/${uuid}/cancel_outstanding`, headers: who.auth });
+      expect((await cancel(other, r.projectUuid)).status).toBe(404);
+
+      const res = await cancel(r, r.projectUuid);
+      expect(res.status).toBe(200);
+      // partial: 1 missing x 30; fresh: 3 missing x 50.
+      expect(res.body.data).toEqual({ cancelled: 2, unspent_reward_cents: 30 + 150, ended_checkouts: 1 });
+      expect((await cancel(r, r.projectUuid)).body.data).toEqual({ cancelled: 0, unspent_reward_cents: 0, ended_checkouts: 0 });
+
+      expect(await submit(w3, l3.checkout_id)).toMatchObject({
+        status: 422,
+        body: { errors: [{ field: 'root', detail: 'the task was cancelled by its requester' }] },
+      });
+      const [w4] = await workers(1);
+      expect(await checkOut(w4, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
+      expect((await task(r, partial)).submissions).toHaveLength(1);
+      expect((await task(r, partial)).checked_out_at).toBeNull();
+      const [{ completed_at, cancelled_at }] = await t.db.query('SELECT completed_at, cancelled_at FROM tasks WHERE id = $1', [done]);
+      expect(completed_at).toBeInstanceOf(Date);
+      expect(cancelled_at).toBeNull();
+      const project = await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}`, headers: { apikey: r.liveKey } });
+      expect(project.body.data).toMatchObject({ available_task_count: 0, average_outstanding_task_reward_cents: 0, lifetime_payments_to_workers_cents: 40 });
+      expect((await task(other, untouched)).submission_count).toBe(0);
+      expect((await checkOut(w4, other.projectUuid)).status).toBe(201);
+    });
+  });
+
+  describe('projects with work', () => {
+    it('lists other accounts’ projects with tasks this worker can take, and how many', async () => {
+      const r = await aRequester(t, { display_name: 'Count the bikes', default_reward: 12 });
+      await newTask(r, { required_submissions: 1 });
+      await newTask(r, { required_submissions: 1, reward: 15 });
+      const [w1, w2] = await workers(2);
+      const mine = async (w: SignedIn) =>
+        ((await t.request({ method: 'GET', url: '/api/work/projects', headers: w.auth })).body.data as Array<{ uuid: string; available_task_count: number }>).find(
+          (p) => p.uuid === r.projectUuid,
+        );
+      expect(await mine(w1)).toEqual({
+        uuid: r.projectUuid,
+        display_name: 'Count the bikes',
+        display_short_description: 'Draw a box around every car.',
+        reward: 15,
+        allowed_completion_time_seconds: 600,
+        available_task_count: 2,
+      });
+      await checkOut(w1, r.projectUuid);
+      expect((await mine(w1))?.available_task_count).toBe(1);
+      expect((await mine(w2))?.available_task_count).toBe(1);
+      expect(await mine(r)).toBeUndefined();
+    });
+  });
+
+  describe('the database itself refuses what breaks the invariants', () => {
+    it('a lease on a full, completed or cancelled task; a lease brought back; a submission without a live lease; a count out of step', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 1 });
+      const [w1, w2] = await workers(2);
+      const lease = (await checkOut(w1, r.projectUuid)).body.data;
+      const insertLease = (worker: string) =>
+        t.db.query(`INSERT INTO checkouts (id, task_id, worker_id, expires_at) VALUES ($1, $2, $3, now() + interval '1 minute')`, [
+          randomUUID(),
+          taskId,
+          worker,
+        ]);
+      await expect(insertLease(w2.userId)).rejects.toMatchObject({ code: 'CB002' });
+      const insertSubmission = (checkoutId: string, worker: string) =>
+        t.db.query(
+          `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
+           VALUES ($1, $2, $3, $4, '[]', 10, 10, 1, 'x')`,
+          [randomUUID(), checkoutId, taskId, worker],
+        );
+      await expect(insertSubmission(lease.checkout_id, w2.userId)).rejects.toMatchObject({ code: 'CB005' });
+      // Inserting the submission without counting it fails at commit.
+      await expect(insertSubmission(lease.checkout_id, w1.userId)).rejects.toMatchObject({ code: 'CB007' });
+      await expect(t.db.query('UPDATE tasks SET submission_count = 2 WHERE id = $1', [taskId])).rejects.toMatchObject({ code: '23514' });
+      await expect(t.db.query('UPDATE tasks SET completed_at = now() WHERE id = $1', [taskId])).rejects.toMatchObject({ code: '23514' });
+
+      expect((await release(w1, lease.checkout_id)).status).toBe(200);
+      await expect(insertLease(w1.userId)).rejects.toMatchObject({ code: '23505' });
+      await expect(t.db.query(`UPDATE checkouts SET state = 'active' WHERE id = $1`, [lease.checkout_id])).rejects.toMatchObject({
+        code: 'CB004',
+      });
+      await expect(insertSubmission(lease.checkout_id, w1.userId)).rejects.toMatchObject({ code: 'CB006' });
+      await t.db.query('UPDATE tasks SET cancelled_at = now() WHERE id = $1', [taskId]);
+      await expect(insertLease(w2.userId)).rejects.toMatchObject({ code: 'CB001' });
+    });
+  });
+
+  describe('a race of 50 workers on 10 tasks x 3 submissions', () => {
+    it('ends with exactly 30 submissions, 3 distinct workers per task, and no error but "no task available"', async () => {
+      const r = await aRequester(t);
+      const taskIds = [];
+      for (let i = 0; i < 10; i++) taskIds.push(await newTask(r, { required_submissions: 3 }));
+      const crowd = await workers(50);
+      const unexpected: unknown[] = [];
+      const work = async (w: SignedIn) => {
+        for (;;) {
+          const res = await checkOut(w, r.projectUuid);
+          if (res.status === 404 && res.body.errors?.[0]?.detail === 'no task available') return;
+          if (res.status !== 201) {
+            unexpected.push(res.body);
+            return;
+          }
+          const done = await submit(w, res.body.data.checkout_id);
+          if (done.status !== 201) unexpected.push(done.body);
+        }
+      };
+      await Promise.all(crowd.map(work));
+      expect(unexpected).toEqual([]);
+      const rows: Array<{ task_id: string; n: number; workers: number }> = await t.db.query(
+        `SELECT t.id AS task_id, count(s.id)::int AS n, count(DISTINCT s.worker_id)::int AS workers
+           FROM tasks t LEFT JOIN submissions s ON s.task_id = t.id WHERE t.project_id = $1 GROUP BY t.id`,
+        [r.projectUuid],
+      );
+      expect(rows).toHaveLength(10);
+      for (const row of rows) expect(row).toMatchObject({ n: 3, workers: 3 });
+      const [{ total, complete }] = await t.db.query(
+        `SELECT sum(submission_count)::int AS total, count(*) FILTER (WHERE completed_at IS NOT NULL)::int AS complete FROM tasks WHERE project_id = $1`,
+        [r.projectUuid],
+      );
+      expect({ total, complete }).toEqual({ total: 30, complete: 10 });
+    });
+  });
+});
