@@ -10,6 +10,7 @@ import { SubmissionsModule } from './submissions/submissions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { QueuesModule } from './queues/queues.module';
 import { WebModule } from './web/web.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkModule } from './work/work.module';
 
 @Module({})
@@ -22,6 +23,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueuesModule,
+        WebhooksModule.register(config.role),
         HealthModule,
         AuthModule,
         ProjectsModule,

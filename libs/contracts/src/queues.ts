@@ -11,3 +11,13 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export interface CheckoutExpiryJob {
   checkoutId: string;
 }
+
+/** webhook-delivery: deliver one outbox event (jobId = the event id). */
+export interface WebhookDeliveryJob {
+  eventId: string;
+}
+
+/** webhook-challenge: confirm one callback address (jobId `challenge-<endpoint id>`). */
+export interface WebhookChallengeJob {
+  endpointId: string;
+}

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { randomSecret, sha256Hex } from '../common/crypto.util';
+import { newSigningSecret } from '../webhooks/signing';
 import type { SessionPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
@@ -44,7 +45,7 @@ export class SessionsService {
       const account = await tx.getRepository(Account).save({
         id: randomUUID(),
         name: input.name,
-        webhookSigningSecret: `whsec_${randomSecret(32)}`,
+        webhookSigningSecret: newSigningSecret(),
       });
       const user = await tx.getRepository(User).save({
         id: randomUUID(),

@@ -26,6 +26,22 @@ export const configSchema = z.object({
   CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   WEB_DIST_DIR: z.string().optional(),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  /** Delays before each retry of a webhook (API.md §2), in seconds; tests shorten them. */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of seconds')
+    .default('5,30,120,600,1800,3600,10800,21600,43200,86400')
+    .transform((list) => list.split(',').map(Number)),
+  /** Longest Retry-After honoured from a receiver. */
+  WEBHOOK_RETRY_AFTER_MAX_SECONDS: z.coerce.number().min(0).default(3600),
+  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  /** Parallel deliveries per jobs process. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  /** How often the outbox relay looks for events and challenges that have no live job. */
+  WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
+  /** How overdue an event must be before the relay assumes its job is lost. */
+  WEBHOOK_RELAY_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
 });
 
 export type AppConfig = z.output<typeof configSchema> & { role: AppRole };

@@ -13,6 +13,7 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { WebhookEvent } from '../webhooks/webhook-event.entity';
 import { CoreSchema1763800000000 } from './migrations/1763800000000-core-schema';
 import { Leases1763900000000 } from './migrations/1763900000000-leases';
+import { Webhooks1764000000000 } from './migrations/1764000000000-webhooks';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -31,7 +32,7 @@ export const ENTITIES = [
 ];
 
 /** Migrations in order; the schema comes only from these, never from `synchronize`. */
-export const MIGRATIONS = [CoreSchema1763800000000, Leases1763900000000];
+export const MIGRATIONS = [CoreSchema1763800000000, Leases1763900000000, Webhooks1764000000000];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
   return {

@@ -13,6 +13,8 @@ export interface NewTask {
   requiredSubmissions: number;
   allowedCompletionTimeSeconds: number;
   callbackUrl: string | null;
+  /** Set by the service once the address is registered (webhooks/webhook-endpoints.service.ts). */
+  callbackEndpointId: string | null;
 }
 
 /**
@@ -55,6 +57,7 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
     requiredSubmissions: input.required_submissions ?? project.defaultRequiredSubmissions,
     allowedCompletionTimeSeconds: input.allowed_completion_time_seconds ?? project.allowedCompletionTimeSeconds,
     callbackUrl: input.callback_url ?? null,
+    callbackEndpointId: null,
   };
 }
 

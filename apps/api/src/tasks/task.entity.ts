@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Project } from '../projects/project.entity';
+import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 
 /**
  * One image to annotate. Free slots are computed from the checkouts (migration 1763900000000-leases
@@ -48,9 +49,16 @@ export class Task {
   @Column('integer', { default: 0 })
   submissionCount!: number;
 
-
   @Column('text', { nullable: true })
   callbackUrl!: string | null;
+
+  /** The account's confirmed-or-pending address for callbackUrl (normalized), where events go. */
+  @Column('uuid', { nullable: true })
+  callbackEndpointId!: string | null;
+
+  @ManyToOne(() => WebhookEndpoint, { onDelete: 'SET NULL' })
+  @JoinColumn({ name: 'callback_endpoint_id', foreignKeyConstraintName: 'fk_tasks_callback_endpoint' })
+  callbackEndpoint?: WebhookEndpoint;
 
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;

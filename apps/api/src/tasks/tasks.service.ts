@@ -10,6 +10,7 @@ import type { ApiKeyPrincipal } from '../common/http/principal';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { TestModeService } from '../test-mode/test-mode.service';
+import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { withIdempotency } from './idempotency';
 import { buildTask, resolveProjectUuid, type NewTask } from './task-builder';
 import { TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
@@ -21,6 +22,7 @@ export class TasksService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly projects: ProjectsService,
     private readonly testMode: TestModeService,
+    private readonly endpoints: WebhookEndpointsService,
   ) {}
 
   /** POST /api/v1/projects/add_task */
@@ -33,6 +35,7 @@ export class TasksService {
     const task = buildTask(project, body.task, 'task', errors);
     if (!task) throw new ApiException(422, errors);
     if (key.mode === 'test') return this.testMode.createdTask(key, task, canonicalJson(body));
+    await this.registerCallbacks(key.accountId, [task]);
     // One INSERT is atomic on its own: a transaction only when an Idempotency-Key needs one.
     if (idempotencyKey === undefined) {
       await insertTasks(this.db, [task]);
@@ -67,6 +70,7 @@ export class TasksService {
       });
     }
     const tasks = results as NewTask[];
+    await this.registerCallbacks(key.accountId, tasks);
     if (idempotencyKey === undefined) {
       await insertTasks(this.db, tasks);
       return tasks.map(newTaskResponse);
@@ -91,6 +95,20 @@ export class TasksService {
     return toTaskResponse(rows[0]);
   }
 
+  /** Registers each distinct callback address (API.md §2) and points the tasks at it. */
+  private async registerCallbacks(accountId: string, tasks: NewTask[]): Promise<void> {
+    const ids = new Map<string, string>();
+    for (const task of tasks) {
+      if (!task.callbackUrl) continue;
+      let id = ids.get(task.callbackUrl);
+      if (id === undefined) {
+        id = await this.endpoints.register(accountId, task.callbackUrl);
+        ids.set(task.callbackUrl, id);
+      }
+      task.callbackEndpointId = id;
+    }
+  }
+
   /**
    * The project for a task: another account's project is "not found" like a missing one. A test key
    * with no such project gets undefined (and fake data), never an error, so integrations can start
@@ -109,18 +127,18 @@ export function worktaskNotFound(): ApiException {
 }
 
 const TASK_COLUMNS = `id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
-                      allowed_completion_time_seconds, callback_url`;
+                      allowed_completion_time_seconds, callback_url, callback_endpoint_id`;
 
 const INSERT_ONE_TASK: PreparedStatement = {
   name: 'tasks_insert_one',
-  text: `INSERT INTO tasks (${TASK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+  text: `INSERT INTO tasks (${TASK_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 };
 
 /** unnest of column arrays: one statement and one round trip for 1,000 tasks. */
 const INSERT_MANY_TASKS: PreparedStatement = {
   name: 'tasks_insert_many',
   text: `INSERT INTO tasks (${TASK_COLUMNS})
-         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[])`,
+         SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[], $10::uuid[])`,
 };
 
 /** Inserts tasks in one statement, on the pool or inside the caller's transaction. */
@@ -137,6 +155,7 @@ async function insertTasks(on: DataSource | EntityManager, tasks: NewTask[]): Pr
       only.requiredSubmissions,
       only.allowedCompletionTimeSeconds,
       only.callbackUrl,
+      only.callbackEndpointId,
     ]);
     return;
   }
@@ -150,6 +169,7 @@ async function insertTasks(on: DataSource | EntityManager, tasks: NewTask[]): Pr
     tasks.map((t) => t.requiredSubmissions),
     tasks.map((t) => t.allowedCompletionTimeSeconds),
     tasks.map((t) => t.callbackUrl),
+    tasks.map((t) => t.callbackEndpointId),
   ]);
 }
 

@@ -55,6 +55,7 @@ export class TestModeService {
       requiredSubmissions: input.required_submissions ?? 3,
       allowedCompletionTimeSeconds: input.allowed_completion_time_seconds ?? 3600,
       callbackUrl: input.callback_url ?? null,
+      callbackEndpointId: null,
     };
     return this.createdTask(key, task, seed);
   }

@@ -1,4 +1,4 @@
-import { Check, Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { Check, Column, Index, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { Account } from '../auth/account.entity';
 
 export type WebhookEndpointState = 'pending' | 'confirmed' | 'failed';
@@ -6,6 +6,7 @@ export type WebhookEndpointState = 'pending' | 'confirmed' | 'failed';
 /** A callback address of an account; nothing but the challenge is sent until it is confirmed. */
 @Entity('webhook_endpoints')
 @Unique('uq_webhook_endpoints_account_url', ['accountId', 'url'])
+@Index('ix_webhook_endpoints_state_next', ['state', 'nextAttemptAt'])
 @Check('ck_webhook_endpoints_state', `"state" IN ('pending', 'confirmed', 'failed')`)
 export class WebhookEndpoint {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_webhook_endpoints' })
@@ -30,6 +31,17 @@ export class WebhookEndpoint {
 
   @Column('timestamptz', { nullable: true })
   confirmedAt!: Date | null;
+
+  /** Challenge attempts since the address was last armed. */
+  @Column('integer', { default: 0 })
+  attemptCount!: number;
+
+  /** When the next challenge attempt is due; the relay re-enqueues overdue ones. */
+  @Column('timestamptz', { nullable: true })
+  nextAttemptAt!: Date | null;
+
+  @Column('text', { nullable: true })
+  lastError!: string | null;
 
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;

@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Account } from '../auth/account.entity';
+import { Task } from '../tasks/task.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 
 export type WebhookEventState = 'pending' | 'delivered' | 'failed';
@@ -8,6 +9,7 @@ export type WebhookEventState = 'pending' | 'delivered' | 'failed';
 @Entity('webhook_events')
 @Index('ix_webhook_events_state_next', ['state', 'nextAttemptAt'])
 @Index('ix_webhook_events_account_created', ['accountId', 'createdAt'])
+@Index('ix_webhook_events_endpoint_state', ['endpointId', 'state'])
 @Check('ck_webhook_events_state', `"state" IN ('pending', 'delivered', 'failed')`)
 export class WebhookEvent {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_webhook_events' })
@@ -26,6 +28,13 @@ export class WebhookEvent {
   @ManyToOne(() => WebhookEndpoint, { onDelete: 'SET NULL' })
   @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'fk_webhook_events_endpoint' })
   endpoint?: WebhookEndpoint;
+
+  @Column('uuid', { nullable: true })
+  taskId!: string | null;
+
+  @ManyToOne(() => Task, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'task_id', foreignKeyConstraintName: 'fk_webhook_events_task' })
+  task?: Task;
 
   @Column('text')
   type!: string;
@@ -48,6 +57,9 @@ export class WebhookEvent {
 
   @Column('timestamptz', { nullable: true })
   deliveredAt!: Date | null;
+
+  @Column('text', { nullable: true })
+  lastError!: string | null;
 
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;

@@ -9,6 +9,7 @@ import { requestHash } from '../common/canonical-json';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { WebhookJobs } from '../webhooks/webhook-jobs';
 import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
 
 /** A checkout with what submitting it needs to know. */
@@ -60,12 +61,12 @@ const COMPLETE_SUBMISSION: PreparedStatement = {
          SET submission_count = t.submission_count + 1,
              completed_at = CASE WHEN t.submission_count + 1 = t.required_submissions THEN now() END
         FROM lease WHERE t.id = lease.task_id
-      RETURNING t.id, t.project_id, t.completed_at, t.callback_url
+      RETURNING t.id, t.project_id, t.completed_at, t.callback_endpoint_id
     ), event AS (
-      INSERT INTO webhook_events (id, account_id, type, payload)
-      SELECT $2, p.account_id, 'task_completed', jsonb_build_object('task_uuid', task.id, 'callback_url', task.callback_url)
+      INSERT INTO webhook_events (id, account_id, endpoint_id, task_id, type, payload, next_attempt_at)
+      SELECT $2, p.account_id, task.callback_endpoint_id, task.id, 'task_completed', '{}'::jsonb, now()
         FROM task JOIN projects p ON p.id = task.project_id
-       WHERE task.completed_at IS NOT NULL AND task.callback_url IS NOT NULL
+       WHERE task.completed_at IS NOT NULL AND task.callback_endpoint_id IS NOT NULL
       RETURNING id
     )
     SELECT task.completed_at, (SELECT id FROM event) AS event_id FROM task`,
@@ -73,7 +74,10 @@ const COMPLETE_SUBMISSION: PreparedStatement = {
 
 @Injectable()
 export class SubmitService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly webhookJobs: WebhookJobs,
+  ) {}
 
   /** POST /api/work/checkouts/:id/submit */
   async submit(worker: SessionPrincipal, checkoutId: string, body: SubmitBody): Promise<SubmitResponse> {
@@ -86,6 +90,7 @@ export class SubmitService {
     validateBoxes(body, lease.labels);
 
     const submissionId = randomUUID();
+    let eventId: string | null = null;
     try {
       await this.db.transaction(async (tx) => {
         await runPrepared(tx, INSERT_SUBMISSION, [
@@ -99,7 +104,8 @@ export class SubmitService {
           lease.reward,
           hash,
         ]);
-        await runPrepared(tx, COMPLETE_SUBMISSION, [checkoutId, randomUUID()]);
+        const [done] = await runPrepared<{ event_id: string | null }>(tx, COMPLETE_SUBMISSION, [checkoutId, randomUUID()]);
+        eventId = done?.event_id ?? null;
       });
     } catch (error) {
       const code = sqlState(error);
@@ -112,6 +118,8 @@ export class SubmitService {
       }
       throw error;
     }
+    // After the commit: the event exists for sure. If this enqueue is lost, the outbox relay catches it.
+    if (eventId) this.webhookJobs.enqueueDelivery(eventId);
     return { submission_id: submissionId, reward: lease.reward };
   }
 }

@@ -247,10 +247,11 @@ describe('worker API /api/work', () => {
       const [done] = await t.db.query('SELECT completed_at FROM tasks WHERE id = $1', [taskId]);
       expect(done.completed_at).toBeInstanceOf(Date);
       const events = await t.db.query(
-        `SELECT e.type, e.payload, e.state FROM webhook_events e JOIN accounts a ON a.id = e.account_id WHERE a.id = $1`,
+        `SELECT e.type, e.task_id, e.state, ep.url FROM webhook_events e JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
+          WHERE e.account_id = $1`,
         [r.accountId],
       );
-      expect(events).toEqual([{ type: 'task_completed', payload: { task_uuid: taskId, callback_url: 'https://hooks.example.com/cb' }, state: 'pending' }]);
+      expect(events).toEqual([{ type: 'task_completed', task_id: taskId, state: 'pending', url: 'https://hooks.example.com/cb' }]);
 
       const annotations = await t.request({ method: 'GET', url: `/api/v1/tasks/${taskId}/annotations`, headers: { apikey: r.liveKey } });
       expect(annotations.body.data).toMatchObject({

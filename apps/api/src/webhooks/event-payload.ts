@@ -1,0 +1,42 @@
+import type { TaskAnnotationsRecord, TaskResponse } from '@crowdbox/contracts';
+import type { DataSource } from 'typeorm';
+import { SUBMISSIONS_JSON_SQL, consensusOf, type SubmissionRow } from '../submissions/task-results';
+import { TASK_ROW_SQL, toTaskResponse, type TaskRow } from '../tasks/task.mapper';
+
+export interface TaskCompletedPayload {
+  event: 'task_completed';
+  id: string;
+  created_at: string;
+  data: { task: TaskResponse; annotations: TaskAnnotationsRecord };
+}
+
+/**
+ * The body of a `task_completed` event (API.md §2), built once on the first attempt and stored with the
+ * event, so every retry and redelivery sends the very same bytes.
+ */
+export async function buildTaskCompletedPayload(
+  db: DataSource,
+  event: { id: string; created_at: Date; task_id: string },
+): Promise<TaskCompletedPayload | undefined> {
+  const rows: Array<TaskRow & { completed_at: Date | null; threshold: number; subs: SubmissionRow[] }> = await db.query(
+    `SELECT ${TASK_ROW_SQL}, t.completed_at, p.consensus_iou_threshold AS threshold, ${SUBMISSIONS_JSON_SQL}
+       FROM tasks t JOIN projects p ON p.id = t.project_id WHERE t.id = $1`,
+    [event.task_id],
+  );
+  const row = rows[0];
+  if (!row?.completed_at) return undefined;
+  return {
+    event: 'task_completed',
+    id: event.id,
+    created_at: event.created_at.toISOString(),
+    data: {
+      task: toTaskResponse(row),
+      annotations: {
+        task_uuid: row.id,
+        completed: true,
+        completed_at: row.completed_at.toISOString(),
+        annotations: consensusOf(row.subs, row.threshold),
+      },
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** Only globally routable unicast addresses may receive webhooks (ipaddr.js range names). */
+const ALLOWED_RANGES = new Set(['unicast']);
+
+export class ForbiddenAddressError extends Error {
+  readonly code = 'EFORBIDDENADDRESS';
+}
+
+/**
+ * True for loopback, private, link-local (which holds the cloud metadata address 169.254.169.254),
+ * unique-local, CGNAT, multicast, reserved and unspecified addresses; IPv4-mapped IPv6 is judged as
+ * the IPv4 address it carries.
+ */
+export function isForbiddenAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return true;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  return !ALLOWED_RANGES.has(parsed.range());
+}
+
+/**
+ * A dns.lookup for the HTTP client that refuses forbidden addresses at connect time: the check runs on
+ * the very address the socket connects to, so a DNS answer that changes between a check and the
+ * connection (DNS rebinding) cannot slip through.
+ */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '', 0);
+    const list = addresses as LookupAddress[];
+    const bad = list.find((a) => isForbiddenAddress(a.address));
+    if (bad) {
+      return callback(new ForbiddenAddressError(`${hostname} resolves to ${bad.address}, a private or reserved address`), '', 0);
+    }
+    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+    return callback(null, list[0].address, list[0].family);
+  });
+};
+
+/** For URLs whose host is an IP literal, which never reaches a lookup. */
+export function forbiddenLiteralHost(url: URL): string | undefined {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (!ipaddr.isValid(host)) return undefined;
+  return isForbiddenAddress(host) ? `${host} is a private or reserved address` : undefined;
+}

@@ -1,0 +1,104 @@
+import { QUEUES, type WebhookChallengeJob } from '@crowdbox/contracts';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DelayedError, type Job } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { nextDelayMs } from './retry-policy';
+import { signatureHeaders } from './signing';
+import { WebhookJobs } from './webhook-jobs';
+import { WebhookSender, type SendOutcome } from './webhook-sender';
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  state: string;
+  challenge_token: string;
+  attempt_count: number;
+  secret: string;
+}
+
+/**
+ * Confirms a callback address before any data goes to it (API.md §2): POST
+ * `{"event":"challenge","data":{"token"}}`, which must be answered 2xx with `{"token"}`. A failure is
+ * retried on the delivery schedule, then the address is `failed` until a later add_task re-arms it.
+ * On success the events that waited for the address are released to the delivery queue.
+ */
+@Processor(QUEUES.webhookChallenge)
+export class WebhookChallengeProcessor extends WorkerHost {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sender: WebhookSender,
+    private readonly jobs: WebhookJobs,
+  ) {
+    super();
+  }
+
+  async process(job: Job<WebhookChallengeJob>, token?: string): Promise<'confirmed' | 'retry' | 'failed' | 'skipped'> {
+    const rows: EndpointRow[] = await this.db.query(
+      `SELECT ep.id, ep.url, ep.state, ep.challenge_token, ep.attempt_count, a.webhook_signing_secret AS secret
+         FROM webhook_endpoints ep JOIN accounts a ON a.id = ep.account_id WHERE ep.id = $1`,
+      [job.data.endpointId],
+    );
+    const endpoint = rows[0];
+    if (!endpoint || endpoint.state !== 'pending') return 'skipped';
+
+    const body = JSON.stringify({ event: 'challenge', data: { token: endpoint.challenge_token } });
+    const outcome = await this.sender.post(endpoint.url, body, signatureHeaders(endpoint.secret, randomUUID(), body));
+    const attempts = endpoint.attempt_count + 1;
+    const failure = challengeFailure(outcome, endpoint.challenge_token);
+
+    if (!failure) {
+      const released: Array<{ id: string }> = await this.db.transaction(async (tx) => {
+        await tx.query(
+          `UPDATE webhook_endpoints SET state = 'confirmed', confirmed_at = now(), attempt_count = $2, next_attempt_at = NULL,
+                  last_error = NULL, updated_at = now()
+            WHERE id = $1 AND state = 'pending'`,
+          [endpoint.id, attempts],
+        );
+        return tx.query(
+          `WITH due AS (
+             UPDATE webhook_events SET next_attempt_at = now() WHERE endpoint_id = $1 AND state = 'pending' RETURNING id, created_at
+           ) SELECT id FROM due ORDER BY created_at`,
+          [endpoint.id],
+        );
+      });
+      for (const event of released) this.jobs.enqueueDelivery(event.id);
+      return 'confirmed';
+    }
+
+    const delay = nextDelayMs(
+      attempts,
+      { delaysSeconds: this.config.WEBHOOK_RETRY_SCHEDULE_SECONDS, retryAfterMaxSeconds: this.config.WEBHOOK_RETRY_AFTER_MAX_SECONDS },
+      outcome.retryAfterMs,
+    );
+    await this.db.query(
+      `UPDATE webhook_endpoints
+          SET attempt_count = $2, last_error = $3, updated_at = now(),
+              state = CASE WHEN $4::double precision IS NULL THEN 'failed' ELSE state END,
+              next_attempt_at = CASE WHEN $4::double precision IS NULL THEN NULL ELSE now() + make_interval(secs => $4::double precision / 1000) END
+        WHERE id = $1 AND state = 'pending'`,
+      [endpoint.id, attempts, failure, delay ?? null],
+    );
+    if (delay === undefined) return 'failed';
+    await job.moveToDelayed(Date.now() + delay, token);
+    throw new DelayedError();
+  }
+}
+
+/** Why a challenge reply does not confirm the address, or undefined when it does. */
+function challengeFailure(outcome: SendOutcome, token: string): string | undefined {
+  if (outcome.status === undefined) return outcome.error ?? 'no reply';
+  if (outcome.status < 200 || outcome.status >= 300) return `HTTP ${outcome.status}`;
+  try {
+    const answer = JSON.parse(outcome.reply) as { token?: unknown };
+    if (answer?.token === token) return undefined;
+  } catch {
+    // not JSON: falls through
+  }
+  return 'the reply did not echo the challenge token as {"token": "…"}';
+}

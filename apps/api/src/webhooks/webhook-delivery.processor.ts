@@ -1,0 +1,115 @@
+import { QUEUES, type WebhookDeliveryJob } from '@crowdbox/contracts';
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DelayedError, type Job } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { buildTaskCompletedPayload } from './event-payload';
+import { nextDelayMs, verdictOf } from './retry-policy';
+import { signatureHeaders } from './signing';
+import { REPLY_EXCERPT_BYTES, WebhookSender } from './webhook-sender';
+
+interface EventRow {
+  id: string;
+  state: string;
+  attempt_count: number;
+  payload: { data?: unknown };
+  created_at: Date;
+  task_id: string | null;
+  url: string | null;
+  endpoint_state: string | null;
+  secret: string;
+}
+
+export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'waiting' | 'skipped';
+
+/**
+ * Delivers one outbox event (roles jobs and all). The database row is the record: every attempt is
+ * logged, and a retry is the same BullMQ job moved to its next time (jobId stays the event id). Events
+ * for an address that is not confirmed wait (next_attempt_at empty) until the challenge succeeds.
+ */
+@Processor(QUEUES.webhookDelivery)
+export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sender: WebhookSender,
+  ) {
+    super();
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.config.WEBHOOK_CONCURRENCY;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.sender.close();
+  }
+
+  async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<DeliveryResult> {
+    const rows: EventRow[] = await this.db.query(
+      `SELECT e.id, e.state, e.attempt_count, e.payload, e.created_at, e.task_id, ep.url, ep.state AS endpoint_state,
+              a.webhook_signing_secret AS secret
+         FROM webhook_events e JOIN accounts a ON a.id = e.account_id
+         LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
+        WHERE e.id = $1`,
+      [job.data.eventId],
+    );
+    const event = rows[0];
+    if (!event || event.state !== 'pending') return 'skipped';
+    if (!event.url) return this.end(event.id, 'failed', 'the callback address no longer exists');
+    if (event.endpoint_state !== 'confirmed') {
+      await this.db.query(`UPDATE webhook_events SET next_attempt_at = NULL WHERE id = $1 AND state = 'pending'`, [event.id]);
+      return 'waiting';
+    }
+
+    let payload = event.payload;
+    if (!payload.data && event.task_id) {
+      const built = await buildTaskCompletedPayload(this.db, { id: event.id, created_at: event.created_at, task_id: event.task_id });
+      if (!built) return this.end(event.id, 'failed', 'the task is gone or not complete');
+      payload = built;
+      await this.db.query('UPDATE webhook_events SET payload = $2 WHERE id = $1', [event.id, JSON.stringify(built)]);
+    }
+    const body = JSON.stringify(payload);
+    const outcome = await this.sender.post(event.url, body, signatureHeaders(event.secret, event.id, body));
+
+    const attempts = event.attempt_count + 1;
+    const verdict = verdictOf(outcome);
+    const delay =
+      verdict === 'retry'
+        ? nextDelayMs(attempts, { delaysSeconds: this.config.WEBHOOK_RETRY_SCHEDULE_SECONDS, retryAfterMaxSeconds: this.config.WEBHOOK_RETRY_AFTER_MAX_SECONDS }, outcome.retryAfterMs)
+        : undefined;
+    const state = verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'pending' : 'failed';
+    const error = outcome.error ?? (verdict === 'delivered' ? null : `HTTP ${outcome.status}`);
+    await this.db.query(
+      `WITH attempt AS (
+         INSERT INTO webhook_attempts (id, event_id, status_code, duration_ms, error, response_excerpt)
+         VALUES ($1, $2, $3, $4, $5, $6)
+       )
+       UPDATE webhook_events
+          SET attempt_count = $7, state = $8, last_error = $5,
+              next_attempt_at = CASE WHEN $8 = 'pending' THEN now() + make_interval(secs => $9::double precision / 1000) END,
+              delivered_at = CASE WHEN $8 = 'delivered' THEN now() END
+        WHERE id = $2`,
+      [randomUUID(), event.id, outcome.status ?? null, outcome.durationMs, error, excerpt(outcome.reply), attempts, state, delay ?? 0],
+    );
+    if (state === 'pending') {
+      await job.moveToDelayed(Date.now() + (delay as number), token);
+      throw new DelayedError();
+    }
+    return state === 'delivered' ? 'delivered' : 'failed';
+  }
+
+  private async end(eventId: string, state: 'failed', reason: string): Promise<DeliveryResult> {
+    await this.db.query(`UPDATE webhook_events SET state = $2, last_error = $3, next_attempt_at = NULL WHERE id = $1`, [eventId, state, reason]);
+    return state;
+  }
+}
+
+function excerpt(reply: string): string | null {
+  if (!reply) return null;
+  return Buffer.from(reply, 'utf8').subarray(0, REPLY_EXCERPT_BYTES).toString('utf8');
+}

@@ -1,0 +1,101 @@
+import { Agent, request } from 'undici';
+import { forbiddenLiteralHost, guardedLookup } from './ssrf-guard';
+
+/** Reply bytes kept for the delivery log (API.md §2: the first 1 KiB). */
+export const REPLY_EXCERPT_BYTES = 1024;
+/** Reply bytes read at most; a challenge answer is small, anything beyond is not read at all. */
+const REPLY_READ_LIMIT_BYTES = 64 * 1024;
+
+export interface SenderOptions {
+  connectTimeoutMs: number;
+  totalTimeoutMs: number;
+  allowPrivateNetworks: boolean;
+}
+
+/** What one HTTP attempt came to. `status` is absent when no reply arrived. */
+export interface SendOutcome {
+  status?: number;
+  durationMs: number;
+  error?: string;
+  /** The reply body, cut at REPLY_READ_LIMIT_BYTES. */
+  reply: string;
+  /** Retry-After in milliseconds, when the receiver sent a valid one. */
+  retryAfterMs?: number;
+}
+
+/**
+ * POSTs JSON to receivers: no redirects followed (a redirect could lead inside the network), 3 s to
+ * connect, 10 s in all, private addresses refused at connect time unless allowed, reply read to a cap.
+ */
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: SenderOptions) {
+    this.agent = new Agent({
+      connect: {
+        timeout: options.connectTimeoutMs,
+        ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup }),
+      },
+      headersTimeout: options.totalTimeoutMs,
+      bodyTimeout: options.totalTimeoutMs,
+      keepAliveTimeout: 10_000,
+      connections: 64,
+    });
+  }
+
+  async post(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const target = new URL(url);
+    const literal = this.options.allowPrivateNetworks ? undefined : forbiddenLiteralHost(target);
+    if (literal) return { durationMs: 0, error: `refused: ${literal}`, reply: '' };
+    try {
+      const res = await request(target, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { 'content-type': 'application/json', 'user-agent': 'Crowdbox-Webhooks/1', ...headers },
+        body,
+        signal: AbortSignal.timeout(this.options.totalTimeoutMs),
+      });
+      const reply = await readCapped(res.body, REPLY_READ_LIMIT_BYTES);
+      return { status: res.statusCode, durationMs: elapsed(), reply, retryAfterMs: retryAfterMs(res.headers['retry-after']) };
+    } catch (error) {
+      return { durationMs: elapsed(), error: describe(error), reply: '' };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) {
+      body.destroy?.();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** Retry-After as seconds or an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function describe(error: unknown): string {
+  const e = error as { code?: string; message?: string; name?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timeout: no complete reply in time';
+  const code = e?.cause?.code ?? e?.code;
+  const message = e?.cause?.message ?? e?.message ?? String(error);
+  return code ? `${code}: ${message}` : message;
+}

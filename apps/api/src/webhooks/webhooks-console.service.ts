@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+import { isUuid } from '../common/crypto.util';
+import { WebhookJobs } from './webhook-jobs';
+
+export interface WebhookSettingsResponse {
+  signing_secret: string;
+  endpoints: Array<{ url: string; state: string; confirmed_at: string | null; last_error: string | null; created_at: string }>;
+}
+
+export interface WebhookAttemptResponse {
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface WebhookEventResponse {
+  id: string;
+  type: string;
+  task_uuid: string | null;
+  url: string | null;
+  state: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  attempts: WebhookAttemptResponse[];
+}
+
+const PAGE = 50;
+
+/** The console's view of an account's webhooks (API.md §4): addresses, secret, the event log, redeliver. */
+@Injectable()
+export class WebhooksConsoleService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly jobs: WebhookJobs,
+  ) {}
+
+  async settings(accountId: string): Promise<WebhookSettingsResponse> {
+    const [account]: Array<{ secret: string }> = await this.db.query('SELECT webhook_signing_secret AS secret FROM accounts WHERE id = $1', [
+      accountId,
+    ]);
+    const endpoints: Array<{ url: string; state: string; confirmed_at: Date | null; last_error: string | null; created_at: Date }> =
+      await this.db.query(
+        'SELECT url, state, confirmed_at, last_error, created_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id',
+        [accountId],
+      );
+    return {
+      signing_secret: account.secret,
+      endpoints: endpoints.map((e) => ({
+        url: e.url,
+        state: e.state,
+        confirmed_at: e.confirmed_at?.toISOString() ?? null,
+        last_error: e.last_error,
+        created_at: e.created_at.toISOString(),
+      })),
+    };
+  }
+
+  /** Newest first, 50 a page; `before` is the created_at of the last event of the previous page. */
+  async events(accountId: string, options: { state?: string; before?: string }): Promise<WebhookEventResponse[]> {
+    const params: unknown[] = [accountId];
+    let where = 'e.account_id = $1';
+    if (options.state) {
+      if (!['pending', 'delivered', 'failed'].includes(options.state)) {
+        throw ApiException.unprocessable('state', 'must be pending, delivered or failed');
+      }
+      params.push(options.state);
+      where += ` AND e.state = $${params.length}`;
+    }
+    if (options.before) {
+      if (Number.isNaN(Date.parse(options.before))) throw ApiException.unprocessable('before', 'must be an ISO 8601 time');
+      params.push(options.before);
+      where += ` AND e.created_at < $${params.length}`;
+    }
+    const rows: Array<{
+      id: string;
+      type: string;
+      task_id: string | null;
+      url: string | null;
+      state: string;
+      attempt_count: number;
+      next_attempt_at: Date | null;
+      delivered_at: Date | null;
+      created_at: Date;
+      attempts: Array<{ attempted_at: string; status_code: number | null; duration_ms: number; error: string | null; response_excerpt: string | null }>;
+    }> = await this.db.query(
+      `SELECT e.id, e.type, e.task_id, ep.url, e.state, e.attempt_count, e.next_attempt_at, e.delivered_at, e.created_at,
+              coalesce((SELECT json_agg(json_build_object('attempted_at', a.attempted_at, 'status_code', a.status_code,
+                          'duration_ms', a.duration_ms, 'error', a.error, 'response_excerpt', a.response_excerpt)
+                          ORDER BY a.attempted_at, a.id)
+                          FROM webhook_attempts a WHERE a.event_id = e.id), '[]'::json) AS attempts
+         FROM webhook_events e LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
+        WHERE ${where}
+        ORDER BY e.created_at DESC, e.id DESC
+        LIMIT ${PAGE}`,
+      params,
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      type: r.type,
+      task_uuid: r.task_id,
+      url: r.url,
+      state: r.state,
+      attempt_count: r.attempt_count,
+      next_attempt_at: r.next_attempt_at?.toISOString() ?? null,
+      delivered_at: r.delivered_at?.toISOString() ?? null,
+      created_at: r.created_at.toISOString(),
+      attempts: r.attempts.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at).toISOString() })),
+    }));
+  }
+
+  /**
+   * Sends an event again, whatever its state: a fresh schedule of attempts (the log keeps the old ones).
+   * For an address still awaiting confirmation the event waits as any other.
+   */
+  async redeliver(accountId: string, eventId: string): Promise<{ id: string; state: string }> {
+    if (!isUuid(eventId)) throw ApiException.notFound('event not found');
+    const rows: Array<{ id: string }> = await this.db.query(
+      `WITH again AS (
+         UPDATE webhook_events SET state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL
+          WHERE id = $1 AND account_id = $2 RETURNING id
+       ) SELECT id FROM again`,
+      [eventId, accountId],
+    );
+    if (!rows[0]) throw ApiException.notFound('event not found');
+    // A job still queued for this event (a delayed retry) is replaced by one that runs now.
+    await this.jobs.deliveries.remove(eventId).catch(() => 0);
+    await this.jobs.addDelivery(eventId).catch(() => undefined);
+    return { id: eventId, state: 'pending' };
+  }
+}

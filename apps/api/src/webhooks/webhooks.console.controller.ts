@@ -1,0 +1,34 @@
+import type { DataBody } from '@crowdbox/contracts';
+import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { SessionGuard } from '../auth/session.guard';
+import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
+import { WebhooksConsoleService, type WebhookEventResponse, type WebhookSettingsResponse } from './webhooks-console.service';
+
+@ApiTags('console')
+@ApiBearerAuth()
+@UseGuards(SessionGuard)
+@Controller('api/console/webhooks')
+export class WebhooksConsoleController {
+  constructor(private readonly webhooks: WebhooksConsoleService) {}
+
+  @Get()
+  async settings(@CurrentSession() session: SessionPrincipal): Promise<DataBody<WebhookSettingsResponse>> {
+    return { data: await this.webhooks.settings(session.accountId) };
+  }
+
+  @Get('events')
+  async events(
+    @CurrentSession() session: SessionPrincipal,
+    @Query('state') state?: string,
+    @Query('before') before?: string,
+  ): Promise<DataBody<WebhookEventResponse[]>> {
+    return { data: await this.webhooks.events(session.accountId, { state, before }) };
+  }
+
+  @Post('events/:id/redeliver')
+  @HttpCode(202)
+  async redeliver(@CurrentSession() session: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ id: string; state: string }>> {
+    return { data: await this.webhooks.redeliver(session.accountId, id) };
+  }
+}
