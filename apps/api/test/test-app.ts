@@ -33,8 +33,14 @@ export interface TestResponse {
  * Boots the real server (the same createApp as production) on a private database and Redis prefix,
  * so test files run in parallel without seeing each other.
  */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dbName = await createTestDatabase();
+export interface TestAppOptions {
+  /** Boot on this existing test database instead of a new one (a "restart"); it is then not dropped on close. */
+  database?: string;
+  role?: 'all' | 'http' | 'jobs';
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp & { database: string }> {
+  const dbName = options.database ?? (await createTestDatabase());
   const config = loadConfig(
     {
       ...process.env,
@@ -48,7 +54,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       ...env,
     },
-    ['node', 'test', '--role=all'],
+    ['node', 'test', `--role=${options.role ?? 'all'}`],
   );
   const app = await createApp(config);
   const db = app.get<DataSource>(getDataSourceToken());
@@ -73,9 +79,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     app,
     db,
     request,
+    database: dbName,
     close: async () => {
       await app.close();
-      await dropTestDatabase(dbName);
+      if (!options.database) await dropTestDatabase(dbName);
     },
   };
 }

@@ -102,6 +102,9 @@ describe('test keys', () => {
     const malformed = await get('/api/v1/tasks/not-a-uuid');
     expect(malformed.status).toBe(422);
     expect(malformed.body.errors[0].detail).toBe('worktask not found');
+    const malformedProject = await get('/api/v1/projects/not-a-uuid');
+    expect(malformedProject.status).toBe(422);
+    expect(malformedProject.body.errors[0].detail).toBe('project not found');
   });
 
   it('never shows live data to a test key', async () => {

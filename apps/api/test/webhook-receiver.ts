@@ -1,0 +1,93 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: { event?: string; id?: string; data?: Record<string, unknown> } | undefined;
+  at: number;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** How the receiver answers a request; the default echoes challenges and accepts events. */
+export type Behaviour = (request: ReceivedRequest, nth: number) => Reply;
+
+export const echoChallenge: Behaviour = (req) =>
+  req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : { status: 200, body: { ok: true } };
+
+/**
+ * A real webhook receiver on 127.0.0.1 for the end-to-end tests: records every request and answers as
+ * the test's behaviour says, per path. It can be stopped and started again on the same port.
+ */
+export class WebhookReceiver {
+  readonly requests: ReceivedRequest[] = [];
+  private readonly behaviours = new Map<string, Behaviour>();
+  private server?: Server;
+  port = 0;
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        let json: ReceivedRequest['json'];
+        try {
+          json = JSON.parse(body);
+        } catch {
+          json = undefined;
+        }
+        const path = (req.url ?? '/').split('?')[0];
+        const request: ReceivedRequest = { path, headers: req.headers, body, json, at: Date.now() };
+        this.requests.push(request);
+        const nth = this.requests.filter((r) => r.path === path).length;
+        const reply = (this.behaviours.get(path) ?? echoChallenge)(request, nth);
+        res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+        res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}`;
+  }
+
+  on(path: string, behaviour: Behaviour): void {
+    this.behaviours.set(path, behaviour);
+  }
+
+  at(path: string): ReceivedRequest[] {
+    return this.requests.filter((r) => r.path === path);
+  }
+
+  events(path: string): ReceivedRequest[] {
+    return this.at(path).filter((r) => r.json?.event === 'task_completed');
+  }
+}
+
+/** Polls until `check` returns a truthy value or the time is up (then returns the last value). */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
