@@ -16,7 +16,7 @@ interface EventRow {
   id: string;
   state: string;
   attempt_count: number;
-  payload: { data?: unknown };
+  body: string | null;
   created_at: Date;
   task_id: string | null;
   url: string | null;
@@ -51,7 +51,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
 
   async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<DeliveryResult> {
     const rows: EventRow[] = await this.db.query(
-      `SELECT e.id, e.state, e.attempt_count, e.payload, e.created_at, e.task_id, ep.url, ep.state AS endpoint_state,
+      `SELECT e.id, e.state, e.attempt_count, e.body, e.created_at, e.task_id, ep.url, ep.state AS endpoint_state,
               a.webhook_signing_secret AS secret
          FROM webhook_events e JOIN accounts a ON a.id = e.account_id
          LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
@@ -66,14 +66,15 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       return 'waiting';
     }
 
-    let payload = event.payload;
-    if (!payload.data && event.task_id) {
-      const built = await buildTaskCompletedPayload(this.db, { id: event.id, created_at: event.created_at, task_id: event.task_id });
+    let body = event.body;
+    if (body === null) {
+      const built = event.task_id
+        ? await buildTaskCompletedPayload(this.db, { id: event.id, created_at: event.created_at, task_id: event.task_id })
+        : undefined;
       if (!built) return this.end(event.id, 'failed', 'the task is gone or not complete');
-      payload = built;
-      await this.db.query('UPDATE webhook_events SET payload = $2 WHERE id = $1', [event.id, JSON.stringify(built)]);
+      body = JSON.stringify(built);
+      await this.db.query('UPDATE webhook_events SET body = $2 WHERE id = $1', [event.id, body]);
     }
-    const body = JSON.stringify(payload);
     const outcome = await this.sender.post(event.url, body, signatureHeaders(event.secret, event.id, body));
 
     const attempts = event.attempt_count + 1;

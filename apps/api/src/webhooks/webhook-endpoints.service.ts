@@ -51,18 +51,17 @@ export class WebhookEndpointsService {
     if (hit && hit.until > now) return hit.id;
 
     const armed = await runPrepared<{ id: string }>(this.db, REGISTER, [randomUUID(), accountId, url, randomSecret(24)]);
-    let id = armed[0]?.id;
-    if (id) {
-      this.jobs.scheduleChallenge(id);
-    } else {
-      const rows: Array<{ id: string; state: string }> = await this.db.query(
-        'SELECT id, state FROM webhook_endpoints WHERE account_id = $1 AND url = $2',
-        [accountId, url],
-      );
-      id = rows[0].id;
-      // Only a confirmed address is cached: a pending one may fail and must be re-armed by the next call.
-      if (rows[0].state !== 'confirmed') return id;
+    if (armed[0]) {
+      this.jobs.scheduleChallenge(armed[0].id);
+      return armed[0].id;
     }
+    const rows: Array<{ id: string; state: string }> = await this.db.query(
+      'SELECT id, state FROM webhook_endpoints WHERE account_id = $1 AND url = $2',
+      [accountId, url],
+    );
+    const id = rows[0].id;
+    // Only a confirmed address is cached: a pending one may still fail and must be re-armed by the next call.
+    if (rows[0].state !== 'confirmed') return id;
     if (this.config.CACHE_TTL_MS > 0) {
       if (this.known.size >= MAX_CACHED) this.known.clear();
       this.known.set(cacheKey, { id, until: now + this.config.CACHE_TTL_MS });

@@ -61,6 +61,13 @@ export class WebhookEvent {
   @Column('text', { nullable: true })
   lastError!: string | null;
 
+  /**
+   * The exact bytes sent, fixed on the first attempt so retries and redeliveries are identical (and
+   * keep the contract's field order, which jsonb would not).
+   */
+  @Column('text', { nullable: true })
+  body!: string | null;
+
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;
 }

@@ -22,11 +22,13 @@ export class Webhooks1764000000000 implements MigrationInterface {
       `ALTER TABLE webhook_events ADD CONSTRAINT fk_webhook_events_task FOREIGN KEY (task_id) REFERENCES tasks (id) ON DELETE CASCADE`,
     );
     await q.query(`ALTER TABLE webhook_events ADD last_error text`);
+    await q.query(`ALTER TABLE webhook_events ADD body text`);
     await q.query(`CREATE INDEX ix_webhook_events_endpoint_state ON webhook_events (endpoint_id, state)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX ix_webhook_events_endpoint_state`);
+    await q.query(`ALTER TABLE webhook_events DROP COLUMN body`);
     await q.query(`ALTER TABLE webhook_events DROP COLUMN last_error`);
     await q.query(`ALTER TABLE webhook_events DROP CONSTRAINT fk_webhook_events_task`);
     await q.query(`ALTER TABLE webhook_events DROP COLUMN task_id`);

@@ -1,0 +1,347 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Webhook } from 'standardwebhooks';
+import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { createTestDatabase, dropTestDatabase } from '../../../test/test-database';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { eventually, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
+import { WebhookJobs } from '../webhook-jobs';
+
+/** Short retries so a whole schedule runs in seconds (never sleeps of real minutes). */
+const FAST = {
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2,0.3,0.5,1,1.5',
+  WEBHOOK_RELAY_INTERVAL_MS: '100',
+  WEBHOOK_RELAY_GRACE_MS: '300',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+};
+const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
+
+/** Completes one task (required_submissions 1) with `callbackUrl`, through the real APIs. */
+async function completeTask(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
+  const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: callbackUrl });
+  expect(added.status).toBe(201);
+  const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
+  expect(lease.status).toBe(201);
+  expect(lease.body.data.task_uuid).toBe(added.body.data.task_uuid);
+  const done = await t.request({
+    method: 'POST',
+    url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
+    headers: worker.auth,
+    body: { annotations: [BOX], image_width: 640, image_height: 480 },
+  });
+  expect(done.status).toBe(201);
+  return added.body.data.task_uuid;
+}
+
+const secretOf = async (t: TestApp, r: Requester): Promise<string> =>
+  (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data.signing_secret;
+const eventLog = async (t: TestApp, r: Requester) =>
+  (await t.request({ method: 'GET', url: '/api/console/webhooks/events', headers: r.auth })).body.data;
+const statuses = (event: { attempts: Array<{ status_code: number | null }> }) => event.attempts.map((a) => a.status_code);
+
+describe('webhooks', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let worker: SignedIn;
+  beforeAll(async () => {
+    t = await startTestApp(FAST);
+    receiver = await new WebhookReceiver().start();
+    worker = await signUp(t);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+
+  it('confirms a new address by challenge, then sends the signed task_completed event', async () => {
+    const r = await aRequester(t);
+    const taskId = await completeTask(t, r, worker, receiver.url('/first'));
+    const events = (await eventually(() => receiver.events('/first').length === 1 && receiver.events('/first'))) || [];
+    expect(events).toHaveLength(1);
+    const [challenge] = receiver.at('/first');
+    expect(challenge.json).toEqual({ event: 'challenge', data: { token: expect.any(String) } });
+    expect(receiver.at('/first').indexOf(challenge)).toBe(0);
+
+    const event = events[0] as ReceivedRequest;
+    // Verified as a receiver would, with the Standard Webhooks reference library.
+    const verified = new Webhook(await secretOf(t, r)).verify(event.body, event.headers as Record<string, string>);
+    expect(verified).toEqual(event.json);
+    expect(event.headers['webhook-id']).toBe(event.json?.id);
+    expect(Math.abs(Number(event.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+    expect(Object.keys(event.json ?? {})).toEqual(['event', 'id', 'created_at', 'data']);
+    expect(Object.keys((event.json?.data?.task as object) ?? {})).toEqual([
+      'prompt', 'task_uuid', 'reward', 'callback_url', 'required_submissions', 'submission_count', 'checked_out_at',
+      'allowed_completion_time_seconds', 'external_image_url', 'submissions',
+    ]);
+    expect(event.json?.data).toMatchObject({
+      task: { task_uuid: taskId, submission_count: 1, required_submissions: 1, callback_url: receiver.url('/first') },
+      annotations: { task_uuid: taskId, completed: true, annotations: [{ ...BOX, support: 1, agreement: 1 }] },
+    });
+    expect(() => new Webhook('whsec_' + Buffer.alloc(32, 1).toString('base64')).verify(event.body, event.headers as Record<string, string>)).toThrow();
+
+    const settings = (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data;
+    expect(settings.signing_secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(settings.endpoints).toEqual([expect.objectContaining({ url: receiver.url('/first'), state: 'confirmed', confirmed_at: expect.any(String) })]);
+    const [logged] = await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log[0]?.state === 'delivered' && log;
+    });
+    expect(logged).toMatchObject({ id: event.json?.id, task_uuid: taskId, state: 'delivered', attempt_count: 1 });
+    expect(statuses(logged)).toEqual([200]);
+  });
+
+  it('sends no data to an address that answers the challenge with the wrong token', async () => {
+    const r = await aRequester(t);
+    receiver.on('/liar', (req) => (req.json?.event === 'challenge' ? { status: 200, body: { token: 'not-it' } } : { status: 200 }));
+    await completeTask(t, r, worker, receiver.url('/liar'));
+    await eventually(() => receiver.at('/liar').length >= 3);
+    expect(receiver.at('/liar').length).toBeGreaterThanOrEqual(3);
+    expect(receiver.events('/liar')).toEqual([]);
+    const settings = (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data;
+    expect(settings.endpoints[0]).toMatchObject({ state: 'pending', last_error: expect.stringContaining('token') });
+  });
+
+  it('retries a 500 and delivers on the 200 after, with every attempt logged', async () => {
+    const r = await aRequester(t);
+    receiver.on('/flaky', (req, nth) =>
+      req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : nth === 2 ? { status: 500, body: 'oops' } : { status: 200 },
+    );
+    await completeTask(t, r, worker, receiver.url('/flaky'));
+    const [event] = await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log[0]?.state === 'delivered' && log;
+    });
+    expect(statuses(event)).toEqual([500, 200]);
+    expect(event.attempts[0].response_excerpt).toBe('"oops"');
+    expect(receiver.events('/flaky')).toHaveLength(2);
+    expect(new Set(receiver.events('/flaky').map((e) => e.headers['webhook-id'])).size).toBe(1);
+    expect(receiver.events('/flaky')[0].body).toBe(receiver.events('/flaky')[1].body);
+  });
+
+  it('ends an event on a 400 without retrying, and redelivers it from the console', async () => {
+    const r = await aRequester(t);
+    let refuse = true;
+    receiver.on('/strict', (req) =>
+      req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : refuse ? { status: 400 } : { status: 204 },
+    );
+    await completeTask(t, r, worker, receiver.url('/strict'));
+    const [failed] = await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log[0]?.state === 'failed' && log;
+    });
+    expect(statuses(failed)).toEqual([400]);
+    await sleep(600);
+    expect(receiver.events('/strict')).toHaveLength(1);
+
+    refuse = false;
+    const again = await t.request({ method: 'POST', url: `/api/console/webhooks/events/${failed.id}/redeliver`, headers: r.auth });
+    expect(again.status).toBe(202);
+    const [delivered] = await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log[0]?.state === 'delivered' && log;
+    });
+    expect(statuses(delivered)).toEqual([400, 204]);
+    const stranger = await signUp(t);
+    expect((await t.request({ method: 'POST', url: `/api/console/webhooks/events/${failed.id}/redeliver`, headers: stranger.auth })).status).toBe(404);
+  });
+
+  it('honours Retry-After on a 429', async () => {
+    const r = await aRequester(t);
+    receiver.on('/busy', (req, nth) =>
+      req.json?.event === 'challenge'
+        ? { status: 200, body: { token: req.json.data?.token } }
+        : nth === 2
+          ? { status: 429, headers: { 'retry-after': '2' } }
+          : { status: 200 },
+    );
+    await completeTask(t, r, worker, receiver.url('/busy'));
+    const events = (await eventually(() => receiver.events('/busy').length === 2 && receiver.events('/busy'))) || [];
+    expect(events).toHaveLength(2);
+    // The schedule says 0.2 s; the receiver asked for 2 s.
+    expect(events[1].at - events[0].at).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('keeps retrying while the receiver is down and delivers once it is back', async () => {
+    const r = await aRequester(t);
+    const other = await new WebhookReceiver().start();
+    const port = other.port;
+    await completeTask(t, r, worker, other.url('/later'));
+    await eventually(() => other.events('/later').length === 1);
+    await other.stop();
+
+    await completeTask(t, r, worker, `http://127.0.0.1:${port}/later`);
+    await eventually(async () => (await eventLog(t, r))[0]?.attempt_count >= 2);
+    const back = await new WebhookReceiver().start(port);
+    try {
+      const events = (await eventually(() => back.events('/later').length === 1 && back.events('/later'))) || [];
+      expect(events).toHaveLength(1);
+      const [latest] = await eventually(async () => {
+        const log = await eventLog(t, r);
+        return log[0]?.state === 'delivered' && log;
+      });
+      expect(latest.attempts.slice(0, -1).every((a: { status_code: number | null; error: string }) => a.status_code === null && a.error)).toBe(true);
+      expect(statuses(latest).at(-1)).toBe(200);
+    } finally {
+      await back.stop();
+    }
+  });
+});
+
+describe('webhooks: an address that never confirms', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    t = await startTestApp({ ...FAST, WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.1,0.1' });
+    receiver = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+
+  it('is marked failed after the schedule, re-armed by a later add_task, and then gets the events that waited', async () => {
+    const r = await aRequester(t);
+    const worker = await signUp(t);
+    let honest = false;
+    receiver.on('/rearm', (req) =>
+      req.json?.event === 'challenge' ? { status: 200, body: { token: honest ? req.json.data?.token : 'nope' } } : { status: 200 },
+    );
+    const waited = await completeTask(t, r, worker, receiver.url('/rearm'));
+    const failed = await eventually(async () => {
+      const settings = (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data;
+      return settings.endpoints[0]?.state === 'failed' && settings.endpoints[0];
+    });
+    expect(failed).toMatchObject({ state: 'failed' });
+    expect(receiver.at('/rearm')).toHaveLength(3);
+    expect(receiver.events('/rearm')).toEqual([]);
+
+    honest = true;
+    const second = await completeTask(t, r, worker, receiver.url('/rearm'));
+    const events = (await eventually(() => receiver.events('/rearm').length === 2 && receiver.events('/rearm'))) || [];
+    expect(events.map((e) => (e.json?.data?.task as { task_uuid: string }).task_uuid).sort()).toEqual([waited, second].sort());
+  });
+});
+
+describe('webhooks: SSRF guard', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    t = await startTestApp({ ...FAST, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.1' });
+    receiver = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+
+  it('refuses to connect to 127.0.0.1 or to a name that resolves to loopback', async () => {
+    const r = await aRequester(t);
+    const worker = await signUp(t);
+    await completeTask(t, r, worker, receiver.url('/inside'));
+    await completeTask(t, r, worker, `http://localhost:${receiver.port}/inside-by-name`);
+    const endpoints = await eventually(async () => {
+      const list = (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data.endpoints;
+      return list.length === 2 && list.every((e: { state: string }) => e.state === 'failed') && list;
+    });
+    expect(endpoints.map((e: { last_error: string }) => e.last_error)).toEqual([
+      expect.stringMatching(/refused: 127\.0\.0\.1 is a private or reserved address/),
+      expect.stringMatching(/localhost resolves to .* a private or reserved address/),
+    ]);
+    expect(receiver.requests).toEqual([]);
+  });
+});
+
+describe('webhooks: nothing is lost between the database and Redis', () => {
+  it('delivers an event committed by a process that died before enqueueing it, after the restart', async () => {
+    const receiver = await new WebhookReceiver().start();
+    const database = await createTestDatabase();
+    try {
+      // First life: HTTP only (no relay, no workers), and the post-commit enqueue never happens, as if
+      // the process were killed right after the submit's commit.
+      const first = await startTestApp(FAST, { database, role: 'http' });
+      const r = await aRequester(first);
+      const worker = await signUp(first);
+      jest.spyOn(first.app.get(WebhookJobs), 'enqueueDelivery').mockImplementation(() => undefined);
+      const taskId = await completeTask(first, r, worker, receiver.url('/crash'));
+      expect(receiver.events('/crash')).toEqual([]);
+      const [{ n }] = await first.db.query(`SELECT count(*)::int AS n FROM webhook_events WHERE state = 'pending'`);
+      expect(n).toBe(1);
+      await first.close();
+
+      // Second life: a normal process on the same database (and a fresh Redis prefix: no jobs at all).
+      const second = await startTestApp(FAST, { database });
+      try {
+        const events = (await eventually(() => receiver.events('/crash').length === 1 && receiver.events('/crash'))) || [];
+        expect((events[0].json?.data?.task as { task_uuid: string }).task_uuid).toBe(taskId);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await receiver.stop();
+      await dropTestDatabase(database);
+    }
+  });
+
+  it('delivers every event of tasks completed while Redis was stopped, once it is back', async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const receiver = await new WebhookReceiver().start();
+    const t = await startTestApp({ ...FAST, REDIS_URL: `redis://127.0.0.1:${port}` });
+    try {
+      const r = await aRequester(t);
+      const worker = await signUp(t);
+      await completeTask(t, r, worker, receiver.url('/outage'));
+      await eventually(() => receiver.events('/outage').length === 1);
+
+      await stopRedis(redis);
+      const during = [];
+      for (let i = 0; i < 3; i++) during.push(await completeTask(t, r, worker, receiver.url('/outage')));
+      await sleep(500);
+      expect(receiver.events('/outage')).toHaveLength(1);
+
+      // Redis comes back empty (no persistence): the jobs are gone, the outbox is not.
+      redis = await startRedis(port);
+      const events = (await eventually(() => receiver.events('/outage').length >= 4 && receiver.events('/outage'), 20_000)) || [];
+      const delivered = new Set(events.map((e) => (e.json?.data?.task as { task_uuid: string }).task_uuid));
+      for (const id of during) expect(delivered.has(id)).toBe(true);
+    } finally {
+      await t.close();
+      await receiver.stop();
+      await stopRedis(redis);
+    }
+  }, 40_000);
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const ready = await eventually(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }),
+    5000,
+  );
+  if (!ready) throw new Error(`redis-server did not start on ${port}`);
+  return child;
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
