@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -30,6 +31,7 @@ export class AppModule {
         TasksModule,
         SubmissionsModule,
         WorkModule.register(config.role),
+        ConsoleModule,
         WebModule.register(config.WEB_DIST_DIR),
       ],
     };

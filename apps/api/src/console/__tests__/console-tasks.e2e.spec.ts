@@ -1,0 +1,85 @@
+import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+
+const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
+
+describe('console task views /api/console/projects/:uuid/…', () => {
+  let t: TestApp;
+  let r: Requester;
+  let workers: SignedIn[];
+  const tasks: string[] = [];
+  beforeAll(async () => {
+    t = await startTestApp();
+    r = await aRequester(t);
+    workers = [await signUp(t), await signUp(t)];
+    for (let i = 0; i < 4; i++) {
+      const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 2, reward: 10 * (i + 1), external_image_url: `https://images.example.com/${i}.jpg` });
+      tasks.push(res.body.data.task_uuid);
+    }
+    // Task 0 complete (two workers), task 1 with one submission and one lease, tasks 2 and 3 cancelled after.
+    for (const w of workers) {
+      const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
+      await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`, headers: w.auth, body: { annotations: [BOX], image_width: 640, image_height: 480 } });
+    }
+    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: workers[0].auth, body: { project_uuid: r.projectUuid } });
+    await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`, headers: workers[0].auth, body: { annotations: [], image_width: 640, image_height: 480 } });
+    await t.request({ method: 'POST', url: '/api/work/checkouts', headers: workers[1].auth, body: { project_uuid: r.projectUuid } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const get = (url: string, who: SignedIn = r) => t.request({ method: 'GET', url, headers: who.auth });
+
+  it('reports progress, money paid and committed, and a daily series', async () => {
+    const res = await get(`/api/console/projects/${r.projectUuid}/progress`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      tasks: { total: 4, complete: 1, outstanding: 3, cancelled: 0 },
+      submissions: 3,
+      paid_cents: 10 + 10 + 20,
+      // task 1: 1 missing x 20; task 2: 2 x 30; task 3: 2 x 40.
+      committed_cents: 20 + 60 + 80,
+    });
+    expect(res.body.data.daily).toHaveLength(30);
+    expect(res.body.data.daily.at(-1)).toMatchObject({ created: 4, completed: 1 });
+  });
+
+  it('lists tasks newest first, filtered and paged by cursor', async () => {
+    const all = await get(`/api/console/projects/${r.projectUuid}/tasks?limit=3`);
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((x: { task_uuid: string }) => x.task_uuid)).toEqual([tasks[3], tasks[2], tasks[1]]);
+    expect(all.body.data[2]).toMatchObject({ state: 'incomplete', submission_count: 1, active_checkouts: 1, reward: 20 });
+    const next = await get(`/api/console/projects/${r.projectUuid}/tasks?limit=3&before=${encodeURIComponent(all.body.next_cursor)}`);
+    expect(next.body.data.map((x: { task_uuid: string }) => x.task_uuid)).toEqual([tasks[0]]);
+    expect(next.body.next_cursor).toBeNull();
+    const complete = await get(`/api/console/projects/${r.projectUuid}/tasks?state=complete`);
+    expect(complete.body.data.map((x: { task_uuid: string }) => x.task_uuid)).toEqual([tasks[0]]);
+    expect((await get(`/api/console/projects/${r.projectUuid}/tasks?state=done`)).status).toBe(422);
+    expect((await get(`/api/console/projects/${r.projectUuid}/tasks?before=nope`)).status).toBe(422);
+  });
+
+  it('shows one task with consensus boxes and each worker’s own boxes', async () => {
+    const res = await get(`/api/console/projects/${r.projectUuid}/tasks/${tasks[0]}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ task_uuid: tasks[0], state: 'complete', external_image_url: 'https://images.example.com/0.jpg' });
+    expect(res.body.data.labels.map((l: { name: string }) => l.name)).toEqual(['car', 'person']);
+    expect(res.body.data.results.annotations).toEqual([{ ...BOX, support: 2, agreement: 1 }]);
+    expect(res.body.data.results.submissions).toHaveLength(2);
+  });
+
+  it('downloads the results as JSON and COCO', async () => {
+    const json = await get(`/api/console/projects/${r.projectUuid}/results`);
+    expect(json.status).toBe(200);
+    expect(String(json.headers['content-disposition'])).toMatch(/attachment; filename="crowdbox-.*\.json"/);
+    expect(json.body.data).toHaveLength(1);
+    const coco = await get(`/api/console/projects/${r.projectUuid}/results?format=coco`);
+    expect(Object.keys(coco.body)).toEqual(['info', 'licenses', 'categories', 'images', 'annotations']);
+  });
+
+  it('is not found for another account', async () => {
+    const stranger = await signUp(t);
+    for (const path of ['progress', 'tasks', `tasks/${tasks[0]}`, 'results']) {
+      expect((await get(`/api/console/projects/${r.projectUuid}/${path}`, stranger)).status).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import type { DataBody } from '@crowdbox/contracts';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { Readable } from 'node:stream';
+import { SessionGuard } from '../auth/session.guard';
+import { ApiException } from '../common/errors/api.exception';
+import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
+import { ProjectsService } from '../projects/projects.service';
+import { AnnotationsService } from '../submissions/annotations.service';
+import { ConsoleTasksService, type ConsoleTaskDetail, type ConsoleTaskRow, type ProjectProgress } from './console-tasks.service';
+
+/** The console's views of a project's tasks and results (API.md §4), for the signed-in owner. */
+@ApiTags('console')
+@ApiBearerAuth()
+@UseGuards(SessionGuard)
+@Controller('api/console/projects/:uuid')
+export class ConsoleTasksController {
+  constructor(
+    private readonly tasks: ConsoleTasksService,
+    private readonly annotations: AnnotationsService,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  @Get('progress')
+  async progress(@CurrentSession() session: SessionPrincipal, @Param('uuid') uuid: string): Promise<DataBody<ProjectProgress>> {
+    return { data: await this.tasks.progress(session.accountId, uuid) };
+  }
+
+  @Get('tasks')
+  @ApiQuery({ name: 'state', required: false, enum: ['incomplete', 'complete', 'cancelled'] })
+  @ApiQuery({ name: 'before', required: false })
+  @ApiQuery({ name: 'limit', required: false })
+  async list(
+    @CurrentSession() session: SessionPrincipal,
+    @Param('uuid') uuid: string,
+    @Query('state') state?: string,
+    @Query('before') before?: string,
+    @Query('limit') limit?: string,
+  ): Promise<DataBody<ConsoleTaskRow[]> & { next_cursor: string | null }> {
+    const page = await this.tasks.list(session.accountId, uuid, { state, before, limit });
+    return { data: page.tasks, next_cursor: page.next_cursor };
+  }
+
+  @Get('tasks/:taskUuid')
+  async detail(
+    @CurrentSession() session: SessionPrincipal,
+    @Param('uuid') uuid: string,
+    @Param('taskUuid') taskUuid: string,
+  ): Promise<DataBody<ConsoleTaskDetail>> {
+    return { data: await this.tasks.detail(session.accountId, uuid, taskUuid) };
+  }
+
+  /** The same streamed export as GET /api/v1/projects/:uuid/annotations, as a download. */
+  @Get('results')
+  @ApiQuery({ name: 'format', required: false, enum: ['json', 'coco'] })
+  async results(
+    @CurrentSession() session: SessionPrincipal,
+    @Param('uuid') uuid: string,
+    @Res() reply: FastifyReply,
+    @Query('format') format?: string,
+  ): Promise<void> {
+    if (format !== undefined && format !== 'json' && format !== 'coco') throw ApiException.unprocessable('format', 'must be "json" or "coco"');
+    await this.projects.owned(session.accountId, uuid); // 404 for another account's, like every console call
+    // The owner reads results as its own live key would (the export only looks at account and mode).
+    const reader = { keyId: `session:${session.sessionId}`, accountId: session.accountId, mode: 'live' as const };
+    const chunks = await this.annotations.projectAnnotations(reader, uuid, true, format ?? 'json');
+    const stream = Readable.from(chunks, { objectMode: false });
+    stream.on('error', (error) => reply.log.error({ err: error }, 'results download failed mid-stream'));
+    const name = `crowdbox-${uuid}${format === 'coco' ? '-coco' : ''}.json`;
+    await reply
+      .type('application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(stream);
+  }
+}

@@ -1,0 +1,177 @@
+import type { LabelInfo, TaskAnnotationsRecord } from '@crowdbox/contracts';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiException } from '../common/errors/api.exception';
+import { isUuid } from '../common/crypto.util';
+import { ProjectsService } from '../projects/projects.service';
+import { SUBMISSIONS_JSON_SQL, consensusOf, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
+
+export type TaskState = 'incomplete' | 'complete' | 'cancelled';
+
+export interface ConsoleTaskRow {
+  task_uuid: string;
+  state: TaskState;
+  external_image_url: string | null;
+  reward: number;
+  required_submissions: number;
+  submission_count: number;
+  active_checkouts: number;
+  created_at: string;
+  completed_at: string | null;
+  cancelled_at: string | null;
+}
+
+export interface ConsoleTaskDetail extends ConsoleTaskRow {
+  prompt: string;
+  labels: LabelInfo[];
+  /** Consensus boxes (empty until complete) and every worker's own boxes. */
+  results: TaskAnnotationsRecord;
+}
+
+export interface ProjectProgress {
+  tasks: { total: number; complete: number; outstanding: number; cancelled: number };
+  submissions: number;
+  paid_cents: number;
+  /** What outstanding tasks will still pay: their missing submissions x reward. */
+  committed_cents: number;
+  /** Tasks created and completed per UTC day, the last 30 days, oldest first. */
+  daily: Array<{ day: string; created: number; completed: number }>;
+}
+
+const PAGE_MAX = 100;
+
+const ROW_SQL = `
+  t.id AS task_uuid,
+  CASE WHEN t.completed_at IS NOT NULL THEN 'complete' WHEN t.cancelled_at IS NOT NULL THEN 'cancelled' ELSE 'incomplete' END AS state,
+  t.external_image_url, t.reward, t.required_submissions, t.submission_count,
+  (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now()) AS active_checkouts,
+  t.created_at, t.completed_at, t.cancelled_at`;
+
+const STATE_FILTER: Record<TaskState, string> = {
+  incomplete: 't.completed_at IS NULL AND t.cancelled_at IS NULL',
+  complete: 't.completed_at IS NOT NULL',
+  cancelled: 't.cancelled_at IS NOT NULL',
+};
+
+/** The console's task views of a project (API.md §4): progress, a paged task list, one task with boxes. */
+@Injectable()
+export class ConsoleTasksService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  async progress(accountId: string, projectUuid: string): Promise<ProjectProgress> {
+    const project = await this.projects.owned(accountId, projectUuid);
+    const [totals]: Array<Record<string, string>> = await this.db.query(
+      `SELECT count(*) AS total,
+              count(*) FILTER (WHERE completed_at IS NOT NULL) AS complete,
+              count(*) FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL) AS outstanding,
+              count(*) FILTER (WHERE cancelled_at IS NOT NULL) AS cancelled,
+              coalesce(sum(submission_count), 0) AS submissions,
+              coalesce(sum((required_submissions - submission_count) * reward)
+                       FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL), 0) AS committed,
+              (SELECT coalesce(sum(s.reward), 0) FROM submissions s JOIN tasks st ON st.id = s.task_id WHERE st.project_id = $1) AS paid
+         FROM tasks WHERE project_id = $1`,
+      [project.id],
+    );
+    const daily: Array<{ day: string; created: string; completed: string }> = await this.db.query(
+      `SELECT d::date::text AS day,
+              (SELECT count(*) FROM tasks WHERE project_id = $1 AND created_at >= d AND created_at < d + interval '1 day') AS created,
+              (SELECT count(*) FROM tasks WHERE project_id = $1 AND completed_at >= d AND completed_at < d + interval '1 day') AS completed
+         FROM generate_series(date_trunc('day', now() AT TIME ZONE 'UTC') - interval '29 days',
+                              date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day') AS d`,
+      [project.id],
+    );
+    return {
+      tasks: { total: Number(totals.total), complete: Number(totals.complete), outstanding: Number(totals.outstanding), cancelled: Number(totals.cancelled) },
+      submissions: Number(totals.submissions),
+      paid_cents: Number(totals.paid),
+      committed_cents: Number(totals.committed),
+      daily: daily.map((d) => ({ day: d.day, created: Number(d.created), completed: Number(d.completed) })),
+    };
+  }
+
+  /**
+   * Newest first, keyset-paged: `before` is the `cursor` of the last task of the previous page
+   * (`<created_at>|<uuid>`), returned as `next_cursor`.
+   */
+  async list(
+    accountId: string,
+    projectUuid: string,
+    options: { state?: string; before?: string; limit?: string },
+  ): Promise<{ tasks: ConsoleTaskRow[]; next_cursor: string | null }> {
+    const project = await this.projects.owned(accountId, projectUuid);
+    const state = options.state ? parseState(options.state) : undefined;
+    const limit = options.limit === undefined ? 50 : Number(options.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw ApiException.unprocessable('limit', `must be an integer from 1 to ${PAGE_MAX}`);
+    const cursor = options.before ? parseCursor(options.before) : undefined;
+    const rows: Array<Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancelled_at'> & { created_at: Date; completed_at: Date | null; cancelled_at: Date | null; cursor: string }> =
+      await this.db.query(
+        `SELECT ${ROW_SQL}, t.created_at::text || '|' || t.id AS cursor
+           FROM tasks t
+          WHERE t.project_id = $1 ${state ? `AND ${STATE_FILTER[state]}` : ''}
+            AND ($2::timestamptz IS NULL OR (t.created_at, t.id) < ($2::timestamptz, $3::uuid))
+          ORDER BY t.created_at DESC, t.id DESC
+          LIMIT ${limit + 1}`,
+        [project.id, cursor?.[0] ?? null, cursor?.[1] ?? null],
+      );
+    const page = rows.slice(0, limit);
+    return {
+      tasks: page.map(({ cursor: _cursor, ...row }) => toRow(row)),
+      next_cursor: rows.length > limit ? page[page.length - 1].cursor : null,
+    };
+  }
+
+  async detail(accountId: string, projectUuid: string, taskUuid: string): Promise<ConsoleTaskDetail> {
+    const project = await this.projects.owned(accountId, projectUuid);
+    if (!isUuid(taskUuid)) throw ApiException.notFound('task not found');
+    const rows: Array<Record<string, unknown> & { subs: SubmissionRow[]; prompt: string; created_at: Date; completed_at: Date | null; cancelled_at: Date | null }> =
+      await this.db.query(`SELECT ${ROW_SQL}, t.prompt, ${SUBMISSIONS_JSON_SQL} FROM tasks t WHERE t.id = $1 AND t.project_id = $2`, [
+        taskUuid,
+        project.id,
+      ]);
+    const row = rows[0];
+    if (!row) throw ApiException.notFound('task not found');
+    const { subs, prompt, ...rest } = row;
+    return {
+      ...toRow(rest as never),
+      prompt,
+      labels: project.labels,
+      results: {
+        task_uuid: taskUuid,
+        completed: row.completed_at !== null,
+        completed_at: row.completed_at?.toISOString() ?? null,
+        annotations: row.completed_at ? consensusOf(subs, project.consensusIouThreshold) : [],
+        submissions: toWorkerSubmissions(project.id, subs),
+      },
+    };
+  }
+}
+
+function toRow(row: Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancelled_at'> & { created_at: Date; completed_at: Date | null; cancelled_at: Date | null }): ConsoleTaskRow {
+  return {
+    task_uuid: row.task_uuid,
+    state: row.state,
+    external_image_url: row.external_image_url,
+    reward: row.reward,
+    required_submissions: row.required_submissions,
+    submission_count: row.submission_count,
+    active_checkouts: row.active_checkouts,
+    created_at: row.created_at.toISOString(),
+    completed_at: row.completed_at?.toISOString() ?? null,
+    cancelled_at: row.cancelled_at?.toISOString() ?? null,
+  };
+}
+
+function parseState(state: string): TaskState {
+  if (state === 'incomplete' || state === 'complete' || state === 'cancelled') return state;
+  throw ApiException.unprocessable('state', 'must be incomplete, complete or cancelled');
+}
+
+function parseCursor(cursor: string): [string, string] {
+  const [at, id] = cursor.split('|');
+  if (!at || !isUuid(id) || Number.isNaN(Date.parse(at))) throw ApiException.unprocessable('before', 'must be a next_cursor from a previous page');
+  return [at, id];
+}
