@@ -1,5 +1,4 @@
 import type { TaskAnnotationsRecord, TaskResponse } from '@crowdbox/contracts';
-import type { DataSource } from 'typeorm';
 import { SUBMISSIONS_JSON_SQL, consensusOf, type SubmissionRow } from '../submissions/task-results';
 import { TASK_ROW_SQL, toTaskResponse, type TaskRow } from '../tasks/task.mapper';
 
@@ -10,21 +9,17 @@ export interface TaskCompletedPayload {
   data: { task: TaskResponse; annotations: TaskAnnotationsRecord };
 }
 
+/** Columns (for a query over `tasks t JOIN projects p`) from which taskCompletedPayload builds the body. */
+export const TASK_COMPLETED_SQL = `${TASK_ROW_SQL}, t.completed_at, p.consensus_iou_threshold AS threshold, ${SUBMISSIONS_JSON_SQL}`;
+
+export type TaskCompletedRow = TaskRow & { completed_at: Date | null; threshold: number; subs: SubmissionRow[] };
+
 /**
  * The body of a `task_completed` event (API.md §2), built once on the first attempt and stored with the
  * event, so every retry and redelivery sends the very same bytes.
  */
-export async function buildTaskCompletedPayload(
-  db: DataSource,
-  event: { id: string; created_at: Date; task_id: string },
-): Promise<TaskCompletedPayload | undefined> {
-  const rows: Array<TaskRow & { completed_at: Date | null; threshold: number; subs: SubmissionRow[] }> = await db.query(
-    `SELECT ${TASK_ROW_SQL}, t.completed_at, p.consensus_iou_threshold AS threshold, ${SUBMISSIONS_JSON_SQL}
-       FROM tasks t JOIN projects p ON p.id = t.project_id WHERE t.id = $1`,
-    [event.task_id],
-  );
-  const row = rows[0];
-  if (!row?.completed_at) return undefined;
+export function taskCompletedPayload(event: { id: string; created_at: Date }, row: TaskCompletedRow): TaskCompletedPayload | undefined {
+  if (!row.completed_at) return undefined;
   return {
     event: 'task_completed',
     id: event.id,

@@ -7,21 +7,22 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
-import { buildTaskCompletedPayload } from './event-payload';
+import { TASK_COMPLETED_SQL, taskCompletedPayload, type TaskCompletedRow } from './event-payload';
 import { nextDelayMs, verdictOf } from './retry-policy';
 import { signatureHeaders } from './signing';
 import { REPLY_EXCERPT_BYTES, WebhookSender } from './webhook-sender';
 
 interface EventRow {
-  id: string;
-  state: string;
+  event_id: string;
+  event_state: string;
   attempt_count: number;
   body: string | null;
-  created_at: Date;
-  task_id: string | null;
+  event_created_at: Date;
   url: string | null;
   endpoint_state: string | null;
   secret: string;
+  /** The task's columns (TASK_COMPLETED_SQL) when the body is still to be built; null otherwise. */
+  task: TaskCompletedRow | null;
 }
 
 export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'waiting' | 'skipped';
@@ -50,32 +51,35 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<DeliveryResult> {
+    // One query: the event, where it goes, the secret, and (first attempt only) what the body is built from.
     const rows: EventRow[] = await this.db.query(
-      `SELECT e.id, e.state, e.attempt_count, e.body, e.created_at, e.task_id, ep.url, ep.state AS endpoint_state,
-              a.webhook_signing_secret AS secret
+      `SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.body, e.created_at AS event_created_at,
+              ep.url, ep.state AS endpoint_state, a.webhook_signing_secret AS secret,
+              CASE WHEN e.body IS NULL THEN
+                (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
+                                               WHERE t.id = e.task_id) x)
+              END AS task
          FROM webhook_events e JOIN accounts a ON a.id = e.account_id
          LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
         WHERE e.id = $1`,
       [job.data.eventId],
     );
     const event = rows[0];
-    if (!event || event.state !== 'pending') return 'skipped';
-    if (!event.url) return this.end(event.id, 'failed', 'the callback address no longer exists');
+    if (!event || event.event_state !== 'pending') return 'skipped';
+    const eventId = event.event_id;
+    if (!event.url) return this.end(eventId, 'failed', 'the callback address no longer exists');
     if (event.endpoint_state !== 'confirmed') {
-      await this.db.query(`UPDATE webhook_events SET next_attempt_at = NULL WHERE id = $1 AND state = 'pending'`, [event.id]);
+      await this.db.query(`UPDATE webhook_events SET next_attempt_at = NULL WHERE id = $1 AND state = 'pending'`, [eventId]);
       return 'waiting';
     }
 
     let body = event.body;
     if (body === null) {
-      const built = event.task_id
-        ? await buildTaskCompletedPayload(this.db, { id: event.id, created_at: event.created_at, task_id: event.task_id })
-        : undefined;
-      if (!built) return this.end(event.id, 'failed', 'the task is gone or not complete');
+      const built = event.task ? taskCompletedPayload({ id: eventId, created_at: new Date(event.event_created_at) }, reviveDates(event.task)) : undefined;
+      if (!built) return this.end(eventId, 'failed', 'the task is gone or not complete');
       body = JSON.stringify(built);
-      await this.db.query('UPDATE webhook_events SET body = $2 WHERE id = $1', [event.id, body]);
     }
-    const outcome = await this.sender.post(event.url, body, signatureHeaders(event.secret, event.id, body));
+    const outcome = await this.sender.post(event.url, body, signatureHeaders(event.secret, eventId, body));
 
     const attempts = event.attempt_count + 1;
     const verdict = verdictOf(outcome);
@@ -91,11 +95,11 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
          VALUES ($1, $2, $3, $4, $5, $6)
        )
        UPDATE webhook_events
-          SET attempt_count = $7, state = $8, last_error = $5,
+          SET attempt_count = $7, state = $8, last_error = $5, body = coalesce(body, $10),
               next_attempt_at = CASE WHEN $8 = 'pending' THEN now() + make_interval(secs => $9::double precision / 1000) END,
               delivered_at = CASE WHEN $8 = 'delivered' THEN now() END
         WHERE id = $2`,
-      [randomUUID(), event.id, outcome.status ?? null, outcome.durationMs, error, excerpt(outcome.reply), attempts, state, delay ?? 0],
+      [randomUUID(), eventId, outcome.status ?? null, outcome.durationMs, error, excerpt(outcome.reply), attempts, state, delay ?? 0, body],
     );
     if (state === 'pending') {
       await job.moveToDelayed(Date.now() + (delay as number), token);
@@ -108,6 +112,15 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     await this.db.query(`UPDATE webhook_events SET state = $2, last_error = $3, next_attempt_at = NULL WHERE id = $1`, [eventId, state, reason]);
     return state;
   }
+}
+
+/** row_to_json turns timestamps into strings; the payload builder wants Dates. */
+function reviveDates(row: TaskCompletedRow): TaskCompletedRow {
+  return {
+    ...row,
+    completed_at: row.completed_at ? new Date(row.completed_at) : null,
+    checked_out_at: row.checked_out_at ? new Date(row.checked_out_at) : null,
+  };
 }
 
 function excerpt(reply: string): string | null {
