@@ -1,12 +1,20 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../src/database/data-source.options';
+import { MIGRATIONS, dataSourceOptions } from '../src/database/data-source.options';
 import { runMigrations } from '../src/database/run-migrations';
 
 /** The server that tests create their databases on (trust auth, user postgres, in CI and here). */
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE_DB = 'crowdbox_test_template';
+/**
+ * Named after the migrations' source, so runs of the same code share one template and a run with changed
+ * migrations (another checkout, another helper's branch) builds its own instead of dropping a template
+ * that a concurrent run is copying.
+ */
+export const TEMPLATE_DB = `crowdbox_test_template_${createHash('sha256')
+  .update(MIGRATIONS.map((m) => m.toString()).join('\n'))
+  .digest('hex')
+  .slice(0, 12)}`;
 
 export function databaseUrl(name: string): string {
   const url = new URL(ADMIN_URL);
@@ -24,19 +32,32 @@ async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A fresh database with every migration applied; each test file copies it (fast: CREATE ... TEMPLATE). */
+/**
+ * The database with every migration applied that each test file copies (fast: CREATE ... TEMPLATE).
+ * Built once per migration set; concurrent runs wait on an advisory lock instead of racing.
+ */
 export async function createTemplateDatabase(): Promise<void> {
   await admin(async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [TEMPLATE_DB]);
+    try {
+      const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [TEMPLATE_DB]);
+      if (rows.length > 0) return;
+      // Built under a temporary name and renamed when complete, so a half-built template is never used.
+      const building = `${TEMPLATE_DB}_building`;
+      await client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      await client.query(`CREATE DATABASE ${building}`);
+      const dataSource = new DataSource(dataSourceOptions(databaseUrl(building), 2));
+      await dataSource.initialize();
+      try {
+        await runMigrations(dataSource);
+      } finally {
+        await dataSource.destroy();
+      }
+      await client.query(`ALTER DATABASE ${building} RENAME TO ${TEMPLATE_DB}`);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [TEMPLATE_DB]);
+    }
   });
-  const dataSource = new DataSource(dataSourceOptions(databaseUrl(TEMPLATE_DB), 2));
-  await dataSource.initialize();
-  try {
-    await runMigrations(dataSource);
-  } finally {
-    await dataSource.destroy();
-  }
 }
 
 /** A private database for one test file, copied from the migrated template. */
