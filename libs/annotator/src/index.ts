@@ -1,2 +1,6 @@
-// The React + Konva drawing component lands here (issue 5). The entry exists now so the Nx graph is whole.
-export const ANNOTATOR_VERSION = 1;
+// The bounding-box editor: a React + Konva component over one pure editor store.
+export type { AnnotatorProps, OverlayBoxSet } from './annotator.types';
+export { Annotator } from './components/annotator';
+export { KeymapHelp } from './components/keymap-help';
+export type { KeymapHelpProps } from './components/keymap-help';
+export * from './store';

@@ -1,0 +1,30 @@
+import type { Box } from '@crowdbox/boxes';
+import type { LabelInfo } from '@crowdbox/contracts';
+
+/** A read-only set of boxes drawn dashed over the image (the console shows each worker's boxes so). */
+export interface OverlayBoxSet {
+  id: string;
+  name: string;
+  boxes: Box[];
+  /** Stroke colour; defaults to the colour of each box's label. */
+  color?: string;
+  visible: boolean;
+}
+
+export interface AnnotatorProps {
+  /** The task image. Loaded without crossOrigin unless it is another origin; a failure shows a message. */
+  imageUrl: string;
+  /** The project's labels: keys 1–9 pick them in this order, each drawn in its own colour. */
+  labels: LabelInfo[];
+  /** Controlled value, in image pixels. */
+  boxes: Box[];
+  /** Called with integer image-pixel boxes after every edit; without it (or with readOnly) the editor only views. */
+  onChange?: (boxes: Box[]) => void;
+  readOnly?: boolean;
+  overlays?: OverlayBoxSet[];
+  /** The natural size of the image, once it has loaded. */
+  onImageSize?: (size: { width: number; height: number }) => void;
+  className?: string;
+  /** Height of the stage; by default it fills the parent, at least 400 px. */
+  height?: number | string;
+}
