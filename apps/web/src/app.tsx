@@ -1,12 +1,64 @@
-// The worker area (/work) and the console (/console) arrive with issues 5 and 6; until then the shell
-// points people at what already works.
+import { useState } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router';
+import { LoginPage, SignupPage } from './auth/auth-page';
+import { RequireSession } from './auth/require-session';
+import { SessionProvider } from './auth/session-context';
+import { AppShell, NotFoundPage } from './shell/app-shell';
+import { Loading } from './shell/loading';
+import { WorkProjectsPage } from './work/work-projects-page';
+import { WorkTaskPage } from './work/work-task-page';
+
+/**
+ * Every route of the web app. The console is lazy-loaded from ./console so a worker never downloads
+ * it: the worker bundle holds the shell, auth and /work only (bench/web-bundle.mjs measures it).
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    hydrateFallbackElement: <Loading />,
+    children: [
+      { index: true, element: <Navigate to="/work" replace /> },
+      { path: 'login', element: <LoginPage /> },
+      { path: 'signup', element: <SignupPage /> },
+      {
+        path: 'work',
+        element: (
+          <RequireSession>
+            <WorkProjectsPage />
+          </RequireSession>
+        ),
+      },
+      {
+        path: 'work/:projectUuid',
+        element: (
+          <RequireSession>
+            <WorkTaskPage />
+          </RequireSession>
+        ),
+      },
+      {
+        path: 'console/*',
+        lazy: async () => {
+          const { ConsoleApp } = await import('./console');
+          return {
+            element: (
+              <RequireSession>
+                <ConsoleApp />
+              </RequireSession>
+            ),
+          };
+        },
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
 export function App() {
+  const [router] = useState(() => createBrowserRouter(routes));
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', lineHeight: 1.5 }}>
-      <h1>Crowdbox</h1>
-      <p>
-        The requester API is live under <code>/api/v1</code>; its reference is at <a href="/api/docs">/api/docs</a>.
-      </p>
-    </main>
+    <SessionProvider>
+      <RouterProvider router={router} />
+    </SessionProvider>
   );
 }

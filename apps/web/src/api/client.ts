@@ -1,0 +1,106 @@
+import type { ErrorBody, ErrorItem } from '@crowdbox/contracts';
+
+/**
+ * A failed API call: the HTTP status and the API's `{errors:[{field, detail}]}` body. A network
+ * failure or a reply that is not the error shape becomes status 0 / the status with one `root` item,
+ * so callers always have something to show.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorItem[],
+  ) {
+    super(errors.map((e) => (e.field && e.field !== 'root' ? `${e.field}: ${e.detail}` : e.detail)).join('; ') || `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+
+  /** The detail for one field (dotted path), if the API named it. */
+  fieldError(field: string): string | undefined {
+    return this.errors.find((e) => e.field === field)?.detail;
+  }
+
+  /** True when one of the errors carries exactly this detail (e.g. `checkout has expired`). */
+  has(detail: string): boolean {
+    return this.errors.some((e) => e.detail === detail);
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+/** The result of a call: the unwrapped `data` and the status (201 vs 200 matters for checkouts). */
+export interface ApiResult<T> {
+  data: T;
+  status: number;
+}
+
+let serverClockOffsetMs = 0;
+
+/**
+ * Server time minus browser time, from the `Date` header of the latest reply (1 s resolution, so
+ * offsets under 2 s are treated as none). Countdowns to server deadlines add this to Date.now().
+ */
+export function serverClockOffset(): number {
+  return serverClockOffsetMs;
+}
+
+function noteServerClock(res: Response): void {
+  const header = res.headers.get('date');
+  const server = header ? Date.parse(header) : NaN;
+  if (!Number.isFinite(server)) return;
+  const offset = server - Date.now();
+  serverClockOffsetMs = Math.abs(offset) < 2000 ? 0 : offset;
+}
+
+/** One call to the Crowdbox API from the browser: JSON in and out, the session cookie included. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'include', signal: options.signal });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }]);
+  }
+  noteServerClock(res);
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!res.ok) {
+    const errors = (json as ErrorBody | undefined)?.errors;
+    throw new ApiError(
+      res.status,
+      Array.isArray(errors) && errors.length > 0 ? errors : [{ field: 'root', detail: `The server answered ${res.status} ${res.statusText}`.trim() }],
+    );
+  }
+  return { data: (json as { data: T } | undefined)?.data as T, status: res.status };
+}
+
+/** Shorthands that return only `data`. */
+export const api = {
+  get: async <T>(path: string, signal?: AbortSignal): Promise<T> => (await apiRequest<T>(path, { signal })).data,
+  post: async <T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> =>
+    (await apiRequest<T>(path, { method: 'POST', body, signal })).data,
+  patch: async <T>(path: string, body: unknown): Promise<T> => (await apiRequest<T>(path, { method: 'PATCH', body })).data,
+  delete: async <T>(path: string): Promise<T> => (await apiRequest<T>(path, { method: 'DELETE' })).data,
+};
+
+/** Any thrown value as a list of `{field, detail}` to show. */
+export function errorItems(error: unknown): ErrorItem[] {
+  if (error instanceof ApiError) return error.errors;
+  if (error instanceof Error) return [{ field: 'root', detail: error.message }];
+  return [{ field: 'root', detail: String(error) }];
+}

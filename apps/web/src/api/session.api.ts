@@ -1,0 +1,10 @@
+import type { SessionResponse, UserResponse } from '@crowdbox/contracts';
+import { api } from './client';
+
+/** Session calls (API.md §4): the cookie they set is what authenticates every later call. */
+export const sessionApi = {
+  me: async (signal?: AbortSignal): Promise<UserResponse> => (await api.get<{ user: UserResponse }>('/api/session/me', signal)).user,
+  logIn: (email: string, password: string) => api.post<SessionResponse>('/api/session/login', { email, password }),
+  signUp: (email: string, password: string, name: string) => api.post<SessionResponse>('/api/session/signup', { email, password, name }),
+  logOut: () => api.post<{ ok: boolean }>('/api/session/logout'),
+};

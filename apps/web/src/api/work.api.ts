@@ -1,0 +1,17 @@
+import type { CheckoutResponse, EarningsResponse, SubmitBody, SubmitResponse, WorkProjectResponse } from '@crowdbox/contracts';
+import { api, apiRequest } from './client';
+
+/** The worker API (API.md §3). */
+export const workApi = {
+  projects: (signal?: AbortSignal) => api.get<WorkProjectResponse[]>('/api/work/projects', signal),
+  earnings: (signal?: AbortSignal) => api.get<EarningsResponse>('/api/work/earnings', signal),
+  activeCheckouts: (signal?: AbortSignal) => api.get<CheckoutResponse[]>('/api/work/checkouts', signal),
+  /** 201 a new lease, 200 the lease already held in that project; 404 `no task available`. */
+  checkOut: (projectUuid: string) => apiRequest<CheckoutResponse>('/api/work/checkouts', { method: 'POST', body: { project_uuid: projectUuid } }),
+  submit: (checkoutId: string, body: SubmitBody) =>
+    api.post<SubmitResponse>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/submit`, body),
+  release: (checkoutId: string) => api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`),
+};
+
+export const NO_TASK_AVAILABLE = 'no task available';
+export const CHECKOUT_EXPIRED = 'checkout has expired';

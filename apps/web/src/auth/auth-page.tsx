@@ -1,0 +1,123 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import type { ErrorItem } from '@crowdbox/contracts';
+import { errorItems } from '../api/client';
+import { ErrorList, fieldError } from '../shell/error-list';
+import { safeNext } from './require-session';
+import { useSession } from './session-context';
+
+interface Field {
+  name: 'name' | 'email' | 'password';
+  label: string;
+  type: string;
+  autoComplete: string;
+  hint?: string;
+}
+
+interface AuthFormProps {
+  mode: 'login' | 'signup';
+}
+
+const FIELDS: Record<AuthFormProps['mode'], Field[]> = {
+  login: [
+    { name: 'email', label: 'Email', type: 'email', autoComplete: 'username' },
+    { name: 'password', label: 'Password', type: 'password', autoComplete: 'current-password' },
+  ],
+  signup: [
+    { name: 'name', label: 'Your name', type: 'text', autoComplete: 'name' },
+    { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
+    { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password', hint: 'At least 8 characters.' },
+  ],
+};
+
+/** The log-in and sign-up pages: one form, the API's field errors shown beside the fields. */
+function AuthForm({ mode }: AuthFormProps) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNext(params.get('next'));
+  const [values, setValues] = useState({ name: '', email: '', password: '' });
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  if (session.state.status === 'signed-in' && !busy) return <Navigate to={next} replace />;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors([]);
+    try {
+      if (mode === 'login') await session.logIn(values.email, values.password);
+      else await session.signUp(values.email, values.password, values.name);
+      navigate(next, { replace: true });
+    } catch (error) {
+      setErrors(errorItems(error));
+      setBusy(false);
+    }
+  };
+
+  const title = mode === 'login' ? 'Log in' : 'Create an account';
+  const otherLink: ReactNode =
+    mode === 'login' ? (
+      <>
+        New here? <Link to={`/signup${params.size ? `?${params}` : ''}`}>Create an account</Link>
+      </>
+    ) : (
+      <>
+        Already have an account? <Link to={`/login${params.size ? `?${params}` : ''}`}>Log in</Link>
+      </>
+    );
+  const rootErrors = errors.filter((e) => !FIELDS[mode].some((f) => f.name === e.field));
+
+  return (
+    <div className="auth-page">
+      <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="auth-title" data-testid={`${mode}-form`}>
+        <h1 id="auth-title">{title}</h1>
+        <p className="muted">One account works on tasks and runs projects.</p>
+        <ErrorList errors={rootErrors} />
+        {FIELDS[mode].map((field) => {
+          const error = fieldError(errors, field.name);
+          const id = `auth-${field.name}`;
+          return (
+            <div className="field" key={field.name}>
+              <label htmlFor={id}>{field.label}</label>
+              <input
+                id={id}
+                name={field.name}
+                type={field.type}
+                autoComplete={field.autoComplete}
+                required
+                value={values[field.name]}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-error` : field.hint ? `${id}-hint` : undefined}
+                onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
+              />
+              {field.hint && !error && (
+                <p className="field-hint" id={`${id}-hint`}>
+                  {field.hint}
+                </p>
+              )}
+              {error && (
+                <p className="field-error" id={`${id}-error`}>
+                  {error}
+                </p>
+              )}
+            </div>
+          );
+        })}
+        <button className="button primary wide" type="submit" disabled={busy}>
+          {busy ? 'Please wait…' : title}
+        </button>
+        <p className="auth-switch">{otherLink}</p>
+      </form>
+    </div>
+  );
+}
+
+export function LoginPage() {
+  return <AuthForm mode="login" />;
+}
+
+export function SignupPage() {
+  return <AuthForm mode="signup" />;
+}

@@ -1,0 +1,79 @@
+import type { UserResponse } from '@crowdbox/contracts';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { ApiError } from '../api/client';
+import { sessionApi } from '../api/session.api';
+
+export type SessionState =
+  | { status: 'loading'; user: null }
+  | { status: 'anonymous'; user: null }
+  | { status: 'signed-in'; user: UserResponse };
+
+export interface Session {
+  state: SessionState;
+  /** The signed-in user, or null while loading / signed out. */
+  user: UserResponse | null;
+  logIn: (email: string, password: string) => Promise<UserResponse>;
+  signUp: (email: string, password: string, name: string) => Promise<UserResponse>;
+  logOut: () => Promise<void>;
+  /** Re-reads /api/session/me (after a 401 elsewhere, for instance). */
+  refresh: () => Promise<void>;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** Holds who is signed in, read once from GET /api/session/me and updated by log in / sign up / log out. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: 'loading', user: null });
+
+  const refresh = useCallback(async (signal?: AbortSignal) => {
+    try {
+      const user = await sessionApi.me(signal);
+      setState({ status: 'signed-in', user });
+    } catch (error) {
+      if (signal?.aborted) return;
+      if (error instanceof ApiError && error.status !== 401) console.warn('Could not read the session:', error.message);
+      setState({ status: 'anonymous', user: null });
+    }
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void refresh(controller.signal);
+    return () => controller.abort();
+  }, [refresh]);
+
+  const session = useMemo<Session>(
+    () => ({
+      state,
+      user: state.user,
+      refresh: () => refresh(),
+      logIn: async (email, password) => {
+        const { user } = await sessionApi.logIn(email, password);
+        setState({ status: 'signed-in', user });
+        return user;
+      },
+      signUp: async (email, password, name) => {
+        const { user } = await sessionApi.signUp(email, password, name);
+        setState({ status: 'signed-in', user });
+        return user;
+      },
+      logOut: async () => {
+        try {
+          await sessionApi.logOut();
+        } finally {
+          setState({ status: 'anonymous', user: null });
+        }
+      },
+    }),
+    [state, refresh],
+  );
+
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+/** The current session; must be used below <SessionProvider>. */
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession() is used outside <SessionProvider>');
+  return session;
+}

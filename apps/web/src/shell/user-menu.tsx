@@ -1,0 +1,79 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useSession } from '../auth/session-context';
+
+/** The signed-in user's name with a small menu: who you are, and "Log out". Escape or a click outside closes it. */
+export function UserMenu() {
+  const { user, logOut } = useSession();
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (e: PointerEvent) => {
+      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  if (!user) return null;
+  const initials = user.name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]?.toUpperCase())
+    .join('');
+
+  return (
+    <div className="user-menu" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="user-menu-button"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="user-menu"
+      >
+        <span className="avatar" aria-hidden="true">
+          {initials || '?'}
+        </span>
+        <span className="user-menu-name">{user.name}</span>
+      </button>
+      {open && (
+        <div className="user-menu-panel" id={menuId}>
+          <p className="user-menu-who">
+            <strong>{user.name}</strong>
+            <span className="muted">{user.email}</span>
+          </p>
+          <button
+            type="button"
+            className="button wide"
+            autoFocus
+            onClick={async () => {
+              setOpen(false);
+              await logOut();
+              navigate('/login', { replace: true });
+            }}
+          >
+            Log out
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import type { CheckoutResponse, EarningsResponse, WorkProjectResponse } from '@crowdbox/contracts';
+import { useEffect } from 'react';
+import { Link } from 'react-router';
+import { errorItems } from '../api/client';
+import { workApi } from '../api/work.api';
+import { ErrorList } from '../shell/error-list';
+import { formatCents, formatDuration } from '../shell/format';
+import { Loading } from '../shell/loading';
+import { pruneDrafts } from './draft-store';
+import { useAsync } from './use-async';
+
+interface Overview {
+  projects: WorkProjectResponse[];
+  active: CheckoutResponse[];
+  earnings: EarningsResponse;
+}
+
+async function loadOverview(signal: AbortSignal): Promise<Overview> {
+  const [projects, active, earnings] = await Promise.all([workApi.projects(signal), workApi.activeCheckouts(signal), workApi.earnings(signal)]);
+  return { projects, active, earnings };
+}
+
+/** /work: the tasks in progress, the projects with work, and what the worker has earned. */
+export function WorkProjectsPage() {
+  const { state, reload } = useAsync(loadOverview);
+  const activeIds = state.status === 'ok' ? state.data.active.map((c) => c.checkout_id).join(',') : null;
+  useEffect(() => {
+    if (activeIds !== null) pruneDrafts(activeIds ? activeIds.split(',') : []);
+  }, [activeIds]);
+
+  if (state.status === 'loading') return <Loading label="Finding work" />;
+  if (state.status === 'error') {
+    return (
+      <div className="page">
+        <ErrorList errors={errorItems(state.error)} title="Could not load the work list" />
+        <button className="button" type="button" onClick={reload}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const { projects, active, earnings } = state.data;
+  const activeProjects = new Set(active.map((c) => c.project_uuid));
+
+  return (
+    <div className="page work-overview">
+      <div className="page-header">
+        <div>
+          <h1>Find work</h1>
+          <p className="muted">Pick a project, draw boxes around what the task asks for, and submit before the timer runs out.</p>
+        </div>
+        <section className="earnings card" aria-label="Your earnings" data-testid="earnings">
+          <span className="earnings-amount">{formatCents(earnings.earned_cents)}</span>
+          <span className="muted">
+            earned from {earnings.submission_count} {earnings.submission_count === 1 ? 'task' : 'tasks'}
+          </span>
+        </section>
+      </div>
+
+      {active.length > 0 && (
+        <section className="work-section" aria-labelledby="in-progress-title">
+          <h2 id="in-progress-title">In progress</h2>
+          <ul className="project-grid">
+            {active.map((c) => (
+              <li key={c.checkout_id} className="card project-card in-progress" data-testid="active-checkout">
+                <h3>Task in progress</h3>
+                <p className="muted">Reserved for you until {new Date(c.expires_at).toLocaleTimeString()}.</p>
+                <div className="project-card-footer">
+                  <span className="reward">{formatCents(c.reward)}</span>
+                  <Link className="button primary" to={`/work/${c.project_uuid}`}>
+                    Resume
+                  </Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="work-section" aria-labelledby="projects-title">
+        <h2 id="projects-title">Projects with work</h2>
+        {projects.length === 0 ? (
+          <div className="card empty-state" data-testid="no-projects">
+            <p>There is no work for you right now. New tasks appear here as requesters add them.</p>
+            <button className="button" type="button" onClick={reload}>
+              Check again
+            </button>
+          </div>
+        ) : (
+          <ul className="project-grid">
+            {projects.map((p) => (
+              <li key={p.uuid} className="card project-card" data-testid="work-project">
+                <h3>{p.display_name}</h3>
+                {p.display_short_description && <p className="project-description">{p.display_short_description}</p>}
+                <dl className="project-facts">
+                  <div>
+                    <dt>Reward</dt>
+                    <dd>{formatCents(p.reward)}</dd>
+                  </div>
+                  <div>
+                    <dt>Time allowed</dt>
+                    <dd>{formatDuration(p.allowed_completion_time_seconds)}</dd>
+                  </div>
+                  <div>
+                    <dt>Tasks left</dt>
+                    <dd data-testid="tasks-left">{p.available_task_count}</dd>
+                  </div>
+                </dl>
+                <div className="project-card-footer">
+                  <Link
+                    className="button primary"
+                    to={`/work/${p.uuid}`}
+                    aria-label={`${activeProjects.has(p.uuid) ? 'Resume' : 'Start'} ${p.display_name}`}
+                  >
+                    {activeProjects.has(p.uuid) ? 'Resume' : 'Start'}
+                  </Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {earnings.projects.length > 0 && (
+        <section className="work-section" aria-labelledby="earnings-title">
+          <h2 id="earnings-title">Earnings by project</h2>
+          <div className="table-scroll card flush">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Project</th>
+                  <th scope="col" className="num">
+                    Tasks submitted
+                  </th>
+                  <th scope="col" className="num">
+                    Earned
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {earnings.projects.map((p) => (
+                  <tr key={p.project_uuid}>
+                    <td>{p.display_name}</td>
+                    <td className="num">{p.submission_count}</td>
+                    <td className="num">{formatCents(p.earned_cents)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
