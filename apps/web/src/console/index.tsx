@@ -1,12 +1,45 @@
-// PLACEHOLDER written by the worker-area helper so routing and the lazy chunk build today.
-// Console helper: replace this whole file with your real `export function ConsoleApp()` (it is mounted
-// at /console/* inside <RequireSession> and the app shell, lazy-loaded by apps/web/src/app.tsx, so use
-// relative descendant <Routes> here). The shell, api/client.ts, auth/ and styles/ are shared; see app.tsx.
+import { Link, NavLink, Route, Routes, useLocation } from 'react-router';
+import { NotFoundPage } from '../shell/app-shell';
+import { ApiKeysPage } from './keys/api-keys-page';
+import { ProjectFormPage } from './projects/project-form-page';
+import { ProjectListPage } from './projects/project-list-page';
+import { ProjectPage } from './projects/project-page';
+import { TaskListPage } from './tasks/task-list-page';
+import { TaskPage } from './tasks/task-page';
+import { WebhooksPage } from './webhooks/webhooks-page';
+import './console.css';
+
+/**
+ * The requester console, mounted by the shell under /console/* (lazy-loaded, behind RequireSession):
+ * projects, their tasks and results, API keys and webhooks.
+ */
 export function ConsoleApp() {
+  const { pathname } = useLocation();
+  const inProjects = !/^\/console\/(keys|webhooks)\b/.test(pathname);
   return (
-    <div className="page">
-      <h1>Console</h1>
-      <p className="muted">The requester console is on its way.</p>
+    <div className="cbc">
+      <nav className="cbc-subnav" aria-label="Console">
+        <div className="cbc-subnav__inner">
+          <Link to="/console" className={inProjects ? 'active' : undefined} aria-current={inProjects ? (pathname === '/console' ? 'page' : 'true') : undefined}>
+            Projects
+          </Link>
+          <NavLink to="/console/keys">API keys</NavLink>
+          <NavLink to="/console/webhooks">Webhooks</NavLink>
+        </div>
+      </nav>
+      <Routes>
+        <Route index element={<ProjectListPage />} />
+        <Route path="projects/new" element={<ProjectFormPage />} />
+        <Route path="projects/:projectUuid" element={<ProjectPage />} />
+        <Route path="projects/:projectUuid/settings" element={<ProjectFormPage />} />
+        <Route path="projects/:projectUuid/tasks" element={<TaskListPage />} />
+        <Route path="projects/:projectUuid/tasks/:taskUuid" element={<TaskPage />} />
+        <Route path="keys" element={<ApiKeysPage />} />
+        <Route path="webhooks" element={<WebhooksPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
     </div>
   );
 }
+
+export default ConsoleApp;

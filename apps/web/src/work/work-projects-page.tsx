@@ -1,3 +1,4 @@
+import './work.css';
 import type { CheckoutResponse, EarningsResponse, WorkProjectResponse } from '@crowdbox/contracts';
 import { useEffect } from 'react';
 import { Link } from 'react-router';

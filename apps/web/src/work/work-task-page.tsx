@@ -1,4 +1,102 @@
-/** /work/:projectUuid — the annotator page (being written). */
+import './work.css';
+import { Link, useParams } from 'react-router';
+import { ErrorList } from '../shell/error-list';
+import { Loading } from '../shell/loading';
+import { TaskWorkspace } from './task-workspace';
+import { useTaskLease, type LeaseNotice } from './use-task-lease';
+
+function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: () => void }) {
+  if (!notice) return null;
+  return (
+    <div className={`alert ${notice.tone} notice`} role="status" data-testid="lease-notice">
+      <span>{notice.text}</span>
+      <button type="button" className="button ghost small" onClick={onDismiss} aria-label="Dismiss message">
+        ✕
+      </button>
+    </div>
+  );
+}
+
+/** /work/:projectUuid: one task of the project at a time, the next one straight after each submit. */
 export function WorkTaskPage() {
-  return <div className="page">Loading task…</div>;
+  const { projectUuid = '' } = useParams();
+  const lease = useTaskLease(projectUuid);
+  const { state } = lease;
+
+  if (state.kind === 'loading') return <Loading label="Getting a task" />;
+
+  if (state.kind === 'task') {
+    return (
+      <TaskWorkspace
+        key={state.checkout.checkout_id}
+        checkout={state.checkout}
+        initialBoxes={state.initialBoxes}
+        resumed={state.resumed}
+        notice={<Notice notice={lease.notice} onDismiss={lease.dismissNotice} />}
+        busy={lease.busy}
+        errors={lease.actionErrors}
+        onSubmit={lease.submit}
+        onSkip={lease.skip}
+        onExpired={lease.expire}
+      />
+    );
+  }
+
+  return (
+    <div className="page narrow">
+      <Notice notice={lease.notice} onDismiss={lease.dismissNotice} />
+      {state.kind === 'expired' && (
+        <div className="card task-ended" role="alert" data-testid="task-expired">
+          <h1>Time is up</h1>
+          <p>
+            The time allowed for this task ran out before it was submitted, so the task went back to other workers and can no longer be
+            submitted.
+            {state.lostBoxes > 0 && (
+              <>
+                {' '}
+                The {state.lostBoxes} {state.lostBoxes === 1 ? 'box' : 'boxes'} you drew on it {state.lostBoxes === 1 ? 'was' : 'were'} not
+                sent.
+              </>
+            )}
+          </p>
+          <div className="actions">
+            <button type="button" className="button primary" onClick={() => void lease.next()} autoFocus>
+              Next task
+            </button>
+            <Link className="button" to="/work">
+              Back to projects
+            </Link>
+          </div>
+        </div>
+      )}
+      {state.kind === 'no-task' && (
+        <div className="card task-ended" data-testid="no-task">
+          <h1>No more tasks here</h1>
+          <p>There is no task in this project for you right now. Other projects may have work.</p>
+          <div className="actions">
+            <Link className="button primary" to="/work">
+              Find other work
+            </Link>
+            <button type="button" className="button" onClick={() => void lease.next()}>
+              Check again
+            </button>
+          </div>
+        </div>
+      )}
+      {state.kind === 'error' && (
+        <div className="card task-ended">
+          <h1>Could not get a task</h1>
+          <ErrorList errors={state.errors} />
+          <div className="actions">
+            <button type="button" className="button primary" onClick={() => void lease.next()}>
+              Try again
+            </button>
+            <Link className="button" to="/work">
+              Back to projects
+            </Link>
+          </div>
+        </div>
+      )}
+    </div>
+  );
 }

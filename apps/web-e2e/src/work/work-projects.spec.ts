@@ -1,0 +1,76 @@
+import { useHarness } from '../../support/harness';
+import { LoginPage } from '../../support/pages/login.page';
+import { WorkProjectsPage } from '../../support/pages/work-projects.page';
+import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
+
+const harness = useHarness();
+
+describe('the work list', () => {
+  it('asks a signed-out worker to log in, then lists projects with reward, time allowed and tasks left', async () => {
+    const h = harness();
+    const cars = await aProjectWithTasks(h, { tasks: 3, displayName: 'Find the cars', reward: 25, allowedSeconds: 600 });
+    await aProjectWithTasks(h, {
+      tasks: 1,
+      displayName: 'Count the cyclists',
+      description: 'Box every bicycle and its rider.',
+      reward: 40,
+      allowedSeconds: 90,
+    });
+    const worker = await aWorker(h);
+    const page = await h.newPage();
+
+    await new LoginPage(page).logInVia('/work', worker.email, PASSWORD);
+    const list = new WorkProjectsPage(page);
+    await list.projects.first().waitFor();
+
+    const card = list.project('Find the cars');
+    expect(await card.innerText()).toEqual(expect.stringContaining('Draw a box around every car'));
+    expect(await card.getByTestId('tasks-left').innerText()).toBe('3');
+    expect(await card.innerText()).toMatch(/\$0\.25[\s\S]*10 min/);
+    expect(await list.project('Count the cyclists').innerText()).toMatch(/\$0\.40[\s\S]*1 min 30 s[\s\S]*1/);
+    // Highest reward first, as the API orders them.
+    expect(await list.projects.locator('h3').allInnerTexts()).toEqual(['Count the cyclists', 'Find the cars']);
+    expect(await list.earnings.innerText()).toMatch(/\$0\.00[\s\S]*0 tasks/);
+    await h.screenshot(page, 'work-projects');
+
+    await list.start('Find the cars');
+    await page.waitForURL(`**/work/${cars.projectUuid}`);
+    await page.getByTestId('task-workspace').waitFor();
+  });
+
+  it('signs up, is keyboard reachable at phone width, and logs out', async () => {
+    const h = harness();
+    const page = await h.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto('/work');
+    await page.waitForURL(/\/login/);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.getByLabel('Your name').fill('Phone Person');
+    await page.getByLabel('Email').fill(`phone-${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    // The API's field error is shown beside the field.
+    await page.getByText('must be at least 8 characters').waitFor();
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.waitForURL((url) => url.pathname === '/work');
+    await page.getByTestId('no-projects').waitFor();
+
+    // Nothing overflows sideways at phone width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // The skip link comes first, then the top bar; focus is visible.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const focused = page.locator(':focus');
+    expect(await focused.innerText()).toBe('Console');
+    expect(await focused.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login/);
+    expect((await h.api.request({ method: 'GET', url: '/api/session/me' })).status).toBe(401);
+  });
+});

@@ -1,0 +1,26 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTemplateDatabase } from './server/api-server';
+
+const repoRoot = join(__dirname, '..', '..', '..');
+
+/**
+ * Once per run: the migrated template database, and one production build of the web app in a temp
+ * directory (not dist/web, which a concurrent `npm start` or build may own). CB_E2E_WEB_DIST set by
+ * the caller skips the build (handy while iterating on the tests only).
+ */
+export default async function globalSetup(): Promise<void> {
+  await createTemplateDatabase();
+  if (process.env.CB_E2E_WEB_DIST) return;
+  const outDir = mkdtempSync(join(tmpdir(), 'crowdbox-web-e2e-'));
+  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build', '--config', 'apps/web/vite.config.mts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error(`vite build of apps/web failed (exit ${result.status})`);
+  process.env.CB_E2E_WEB_DIST = outDir;
+  process.env.CB_E2E_WEB_DIST_OWNED = 'true';
+}

@@ -1,0 +1,114 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startImageServer, type ImageServer } from './image-server';
+import { startApiServer, type ApiServer, type SignedIn, type TestApp } from './server/api-server';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** docs/screenshots at the repository root. */
+export const SCREENSHOT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
+
+export interface PageOptions {
+  /** Sign this user in (by their session cookie) before the first navigation. */
+  as?: SignedIn;
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * One spec file's world: the real API (with the built web app) on a private database, an image host,
+ * and a Chromium. Every page's console errors and uncaught exceptions are collected; call
+ * `assertNoConsoleErrors()` after each test (support/setup does it through `useHarness`).
+ */
+export class Harness {
+  private readonly consoleErrors: string[] = [];
+  private readonly contexts: BrowserContext[] = [];
+
+  private constructor(
+    private readonly server: ApiServer,
+    readonly images: ImageServer,
+    readonly browser: Browser,
+  ) {}
+
+  static async start(): Promise<Harness> {
+    const webDist = process.env.CB_E2E_WEB_DIST;
+    if (!webDist) throw new Error('CB_E2E_WEB_DIST is not set: run through apps/web-e2e/jest.config.js (its global setup builds the web app)');
+    const [server, images, browser] = await Promise.all([
+      startApiServer(webDist),
+      startImageServer(),
+      chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS }),
+    ]);
+    return new Harness(server, images, browser);
+  }
+
+  get baseUrl(): string {
+    return this.server.baseUrl;
+  }
+
+  /** The in-process API: `api.request({method, url, headers, body})` and `api.db` (TypeORM DataSource). */
+  get api(): TestApp {
+    return this.server.t;
+  }
+
+  /** A fresh browser context and page at 1280x800 unless told otherwise, optionally signed in. */
+  async newPage(options: PageOptions = {}): Promise<Page> {
+    const context = await this.browser.newContext({ baseURL: this.baseUrl, viewport: options.viewport ?? { width: 1280, height: 800 } });
+    this.contexts.push(context);
+    if (options.as) {
+      await context.addCookies([{ name: 'cb_session', value: options.as.token, url: this.baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+    }
+    const page = await context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') this.consoleErrors.push(`console.error on ${page.url()}: ${msg.text()}`);
+    });
+    page.on('pageerror', (error) => this.consoleErrors.push(`uncaught exception on ${page.url()}: ${error.message}`));
+    page.setDefaultTimeout(10_000);
+    return page;
+  }
+
+  /** Throws (failing the test) when any page logged an error since the last call. */
+  assertNoConsoleErrors(): void {
+    const errors = this.consoleErrors.splice(0);
+    if (errors.length > 0) throw new Error(`The browser reported ${errors.length} error(s):\n${errors.join('\n')}`);
+  }
+
+  /** Saves a PNG of the page (or of what `page` shows) as docs/screenshots/<name>.png. */
+  async screenshot(page: Page, name: string): Promise<void> {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+  }
+
+  async close(): Promise<void> {
+    for (const context of this.contexts.splice(0)) await context.close().catch(() => undefined);
+    await this.browser.close().catch(() => undefined);
+    await Promise.all([this.images.close(), this.server.close()]);
+  }
+}
+
+/**
+ * Wires a Harness into a spec file: started before all tests, console errors checked after each,
+ * closed after all. Returns a getter, since the harness exists only once beforeAll has run.
+ */
+export function useHarness(): () => Harness {
+  let harness: Harness | undefined;
+  beforeAll(async () => {
+    harness = await Harness.start();
+  }, 60_000);
+  afterEach(() => harness?.assertNoConsoleErrors());
+  afterAll(async () => {
+    await harness?.close();
+  });
+  return () => {
+    if (!harness) throw new Error('the harness has not started (beforeAll failed?)');
+    return harness;
+  };
+}

@@ -1,0 +1,55 @@
+import type { Locator, Page } from 'playwright-core';
+import { AnnotatorPage } from './annotator.page';
+
+/** /work/:projectUuid — one leased task: the annotator, the prompt, the countdown, Submit and Skip. */
+export class TaskPage {
+  readonly workspace: Locator;
+  readonly prompt: Locator;
+  readonly countdown: Locator;
+  readonly submitButton: Locator;
+  readonly skipButton: Locator;
+  readonly expired: Locator;
+  readonly noTask: Locator;
+  readonly notice: Locator;
+  readonly errors: Locator;
+  readonly annotator: AnnotatorPage;
+
+  constructor(readonly page: Page) {
+    this.workspace = page.getByTestId('task-workspace');
+    this.prompt = page.getByTestId('task-prompt');
+    this.countdown = page.getByTestId('countdown');
+    this.submitButton = page.getByTestId('submit-task');
+    this.skipButton = page.getByTestId('skip-task');
+    this.expired = page.getByTestId('task-expired');
+    this.noTask = page.getByTestId('no-task');
+    this.notice = page.getByTestId('lease-notice');
+    this.errors = page.getByTestId('error-list');
+    this.annotator = new AnnotatorPage(page);
+  }
+
+  async goto(projectUuid: string): Promise<this> {
+    await this.page.goto(`/work/${projectUuid}`);
+    await this.waitForTask();
+    return this;
+  }
+
+  /** Waits for a task with its image loaded. */
+  async waitForTask(): Promise<void> {
+    await this.workspace.waitFor();
+    await this.annotator.waitReady();
+  }
+
+  async checkoutId(): Promise<string> {
+    const id = await this.workspace.getAttribute('data-checkout-id');
+    if (!id) throw new Error('no checkout id on the task workspace');
+    return id;
+  }
+
+  async submit(): Promise<void> {
+    await this.submitButton.click();
+  }
+
+  async skip(): Promise<void> {
+    await this.skipButton.click();
+  }
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import type { Harness } from './harness';
+import { addTask, createApiKey, createProject, signUp, type SignedIn } from './server/api-server';
+
+export const PASSWORD = 'correct horse battery';
+
+export const LABELS = [
+  { name: 'car', color: '#e4572e' },
+  { name: 'person', color: '#2e86ab' },
+  { name: 'bicycle', color: '#8ac926' },
+];
+
+export interface ProjectSetup {
+  requester: SignedIn;
+  projectUuid: string;
+  liveKey: string;
+  taskUuids: string[];
+  displayName: string;
+}
+
+export interface ProjectOptions {
+  tasks?: number;
+  template?: string;
+  substitutions?: Record<string, string>;
+  displayName?: string;
+  description?: string;
+  reward?: number;
+  allowedSeconds?: number;
+  requiredSubmissions?: number;
+  image?: { width: number; height: number };
+}
+
+/** A requester with one project, a live key and `tasks` tasks added through /api/v1, images on the image host. */
+export async function aProjectWithTasks(h: Harness, options: ProjectOptions = {}): Promise<ProjectSetup> {
+  const requester = await signUp(h.api, { name: 'Rita Requester' });
+  const displayName = options.displayName ?? `Find the cars ${randomBytes(2).toString('hex')}`;
+  const project = await createProject(h.api, requester, {
+    display_name: displayName,
+    display_short_description: options.description ?? 'Draw a box around every car and every person.',
+    template: options.template ?? '<p>Draw a box around every <b>car</b> and every <b>person</b> in [[place]].</p>',
+    variables: { place: 'the street' },
+    labels: LABELS,
+    default_reward: options.reward ?? 25,
+    default_required_submissions: options.requiredSubmissions ?? 1,
+    allowed_completion_time_seconds: options.allowedSeconds ?? 600,
+  });
+  const liveKey = await createApiKey(h.api, requester, 'live');
+  const size = options.image ?? { width: 960, height: 640 };
+  const taskUuids: string[] = [];
+  for (let i = 0; i < (options.tasks ?? 1); i++) {
+    const res = await addTask(h.api, liveKey, {
+      project_uuid: project.uuid,
+      external_image_url: h.images.url(size.width, size.height, `task-${i}`),
+      substitutions: options.substitutions ?? {},
+    });
+    if (res.status !== 201) throw new Error(`add_task failed: ${res.status} ${res.text}`);
+    taskUuids.push(res.body.data.task_uuid);
+  }
+  return { requester, projectUuid: project.uuid, liveKey, taskUuids, displayName };
+}
+
+/** A worker account (signed up through the API); `password` is PASSWORD. */
+export function aWorker(h: Harness, name = 'Wanda Worker'): Promise<SignedIn> {
+  return signUp(h.api, { name, password: PASSWORD });
+}

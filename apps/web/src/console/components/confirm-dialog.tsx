@@ -1,0 +1,47 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface Props {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  /** A destructive action gets the danger colour, and the focus starts on Cancel. */
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}
+
+/**
+ * A modal built on <dialog>: the browser traps focus, Escape closes it, and the page behind is inert.
+ */
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, onConfirm, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      if (danger) cancelRef.current?.focus();
+    } else if (!open && dialog.open) dialog.close();
+  }, [open, danger]);
+
+  return (
+    <dialog ref={ref} className="cbc-dialog" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+      <h2 id={titleId}>{title}</h2>
+      <div className="cbc-dialog__body">{children}</div>
+      <div className="cbc-dialog__actions">
+        <button ref={cancelRef} type="button" className="button" onClick={onClose} disabled={busy}>
+          {cancelLabel}
+        </button>
+        <button type="button" className={`button ${danger ? 'danger' : 'primary'}`} onClick={onConfirm} disabled={busy}>
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,38 @@
+import { CopyButton } from './copy-button';
+
+interface Props {
+  projectUuid: string;
+  /** The variables a task of this project needs, shown with placeholder values. */
+  variables?: string[];
+  /** A key just created; otherwise the snippet reads it from an environment variable. */
+  secret?: string;
+}
+
+/** The first add_task call, ready to paste: this server's address, the project's UUID, the key. */
+export function FirstCall({ projectUuid, variables = ['image_url'], secret }: Props) {
+  const origin = window.location.origin;
+  const substitutions = Object.fromEntries(
+    variables.map((name) => [name, name === 'image_url' ? 'https://example.com/photo.jpg' : `your ${name}`]),
+  );
+  const body = JSON.stringify({ task: { project_uuid: projectUuid, substitutions } });
+  const key = secret ?? '$CROWDBOX_API_KEY';
+  const snippet = [
+    `curl -X POST ${origin}/api/v1/projects/add_task \\`,
+    `  -H "apikey: ${key}" \\`,
+    `  -H "content-type: application/json" \\`,
+    `  -d '${body.replace(/'/g, "'\\''")}'`,
+  ].join('\n');
+  return (
+    <div className="cbc-snippet" data-testid="first-call">
+      <div className="cbc-snippet__bar">
+        <span className="muted cbc-small">
+          Your first call{secret ? '' : <> — set <code>CROWDBOX_API_KEY</code> to a live key first</>}
+        </span>
+        <CopyButton text={snippet} what="curl command" />
+      </div>
+      <pre tabIndex={0} aria-label="curl command">
+        <code>{snippet}</code>
+      </pre>
+    </div>
+  );
+}

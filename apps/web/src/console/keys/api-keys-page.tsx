@@ -1,0 +1,194 @@
+import type { ApiKeyResponse, CreatedApiKeyResponse, ErrorItem } from '@crowdbox/contracts';
+import { templateVariables } from '@crowdbox/contracts';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { errorItems } from '../../api/client';
+import { ErrorList } from '../../shell/error-list';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { CopyButton } from '../components/copy-button';
+import { FirstCall } from '../components/first-call';
+import { LoadView } from '../components/load-view';
+import { consoleApi } from '../lib/console-api';
+import { formatDateTime } from '../lib/format';
+import { useLoad } from '../lib/use-load';
+
+/** /console/keys: create live and test keys (the secret shown once), see their use, revoke; the first call. */
+export function ApiKeysPage() {
+  const keys = useLoad((signal) => consoleApi.apiKeys(signal), []);
+  const [created, setCreated] = useState<CreatedApiKeyResponse | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
+
+  const create = async (mode: 'live' | 'test') => {
+    setBusy(true);
+    setErrors([]);
+    try {
+      setCreated(await consoleApi.createApiKey(mode));
+      keys.reload();
+    } catch (error) {
+      setErrors(errorItems(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const revoke = async () => {
+    if (!revoking) return;
+    setBusy(true);
+    try {
+      await consoleApi.revokeApiKey(revoking.id);
+      if (created?.id === revoking.id) setCreated(null);
+      keys.reload();
+    } catch (error) {
+      setErrors(errorItems(error));
+    } finally {
+      setBusy(false);
+      setRevoking(null);
+    }
+  };
+
+  return (
+    <div className="page">
+      <div className="page-header">
+        <div>
+          <h1>API keys</h1>
+          <p className="muted cbc-lede">
+            Your programs send an <code>apikey</code> header. Live keys create real tasks; test keys get realistic fake answers and
+            change nothing.
+          </p>
+        </div>
+        <div className="cbc-actions">
+          <button type="button" className="button primary" disabled={busy} onClick={() => create('live')} data-testid="create-live-key">
+            Create live key
+          </button>
+          <button type="button" className="button" disabled={busy} onClick={() => create('test')} data-testid="create-test-key">
+            Create test key
+          </button>
+        </div>
+      </div>
+      <ErrorList errors={errors} />
+      {created && <NewKey created={created} onDismiss={() => setCreated(null)} />}
+
+      <LoadView state={keys.state} label="Loading keys" onRetry={keys.reload}>
+        {(list) =>
+          list.length === 0 ? (
+            <div className="card cbc-empty">
+              <p>No keys yet. Create a test key to try the API safely, then a live key to publish tasks.</p>
+            </div>
+          ) : (
+            <div className="table-scroll card cbc-table-card">
+              <table className="table" data-testid="key-table">
+                <caption className="visually-hidden">API keys</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Mode</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((key) => (
+                    <tr key={key.id} data-testid="key-row" className={key.revoked_at ? 'cbc-row--dim' : undefined}>
+                      <td>
+                        <code>{key.prefix}…</code>
+                      </td>
+                      <td>
+                        <span className={`badge cbc-mode cbc-mode--${key.mode}`}>{key.mode}</span>
+                      </td>
+                      <td>{formatDateTime(key.created_at)}</td>
+                      <td>{key.last_used_at ? formatDateTime(key.last_used_at) : <span className="muted">never</span>}</td>
+                      <td>{key.revoked_at ? `revoked ${formatDateTime(key.revoked_at)}` : 'active'}</td>
+                      <td>
+                        {!key.revoked_at && (
+                          <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.prefix}`}>
+                            Revoke
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </LoadView>
+
+      <FirstCallSection secret={created?.mode === 'live' ? created.secret : undefined} />
+
+      <ConfirmDialog
+        open={revoking !== null}
+        danger
+        busy={busy}
+        title={`Revoke key ${revoking?.prefix ?? ''}…?`}
+        confirmLabel="Revoke key"
+        onConfirm={revoke}
+        onClose={() => setRevoking(null)}
+      >
+        <p>Programs using this key get 401 from their next call on. This cannot be undone.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function NewKey({ created, onDismiss }: { created: CreatedApiKeyResponse; onDismiss: () => void }) {
+  return (
+    <section className="alert success cbc-new-key" aria-labelledby="new-key-title" data-testid="new-key">
+      <h2 id="new-key-title">Your new {created.mode} key</h2>
+      <p>Copy it now and keep it somewhere safe: it is shown this once only. Afterwards only its prefix is listed.</p>
+      <div className="cbc-secret">
+        <code data-testid="new-key-secret">{created.secret}</code>
+        <CopyButton text={created.secret} what="API key" />
+      </div>
+      <button type="button" className="button small" onClick={onDismiss}>
+        I have saved it
+      </button>
+    </section>
+  );
+}
+
+function FirstCallSection({ secret }: { secret?: string }) {
+  const projects = useLoad((signal) => consoleApi.projects(signal), []);
+  const [chosen, setChosen] = useState('');
+  const selectId = useId();
+  return (
+    <section className="card cbc-section" aria-labelledby="first-call-title">
+      <h2 id="first-call-title">Your first call</h2>
+      <LoadView state={projects.state} label="Loading projects">
+        {(list) => {
+          if (list.length === 0) {
+            return (
+              <p>
+                <Link to="/console/projects/new">Create a project</Link> first; its UUID goes into every task you add.
+              </p>
+            );
+          }
+          const project = list.find((p) => p.uuid === chosen) ?? list[0];
+          const required = templateVariables(project.template).filter((n) => project.variables[n] === null);
+          const variables = [...new Set([project.image_variable, ...required])];
+          return (
+            <>
+              <div className="cbc-inline-field">
+                <label htmlFor={selectId}>Project</label>
+                <select id={selectId} className="input" value={project.uuid} onChange={(e) => setChosen(e.target.value)}>
+                  {list.map((p) => (
+                    <option key={p.uuid} value={p.uuid}>
+                      {p.display_name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <FirstCall projectUuid={project.uuid} variables={variables} secret={secret} />
+            </>
+          );
+        }}
+      </LoadView>
+    </section>
+  );
+}

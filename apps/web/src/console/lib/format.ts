@@ -1,0 +1,40 @@
+/** Display helpers shared by the console pages. Money is held in integer cents everywhere. */
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+export function formatCents(cents: number): string {
+  return money.format(cents / 100);
+}
+
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+export function formatDateTime(iso: string | null | undefined): string {
+  return iso ? dateTime.format(new Date(iso)) : '—';
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** "a1b2c3d4…" — enough of a UUID to tell rows apart; the full value goes in a title. */
+export function shortId(uuid: string): string {
+  return uuid.length > 8 ? `${uuid.slice(0, 8)}…` : uuid;
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+/** "3 tasks", "1 task". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,132 @@
+import { templateVariables, type ConsoleProjectResponse, type CreateProjectBody, type LabelResponse } from '@crowdbox/contracts';
+
+/**
+ * The project form's state. Inputs hold strings (what the user typed); `toProjectBody` turns them into the
+ * request body, and the server's 422 answers point back at the same field names.
+ */
+export interface ProjectDraft {
+  name: string;
+  display_name: string;
+  display_short_description: string;
+  template: string;
+  /** Every variable ever seen while editing, so a default survives a typo in the template. */
+  variables: Record<string, VariableDraft>;
+  labels: LabelResponse[];
+  image_variable: string;
+  default_required_submissions: string;
+  default_reward: string;
+  allowed_completion_time_seconds: string;
+  consensus_iou_threshold: string;
+}
+
+export interface VariableDraft {
+  /** Empty means "no default": every task must give a value. */
+  default: string;
+  /** Only for the preview; never sent. */
+  sample: string;
+}
+
+/** Tableau 10, the server's palette for labels given without a colour. */
+export const LABEL_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+export const EXAMPLE_TEMPLATE = `<h3>Draw a box around every [[object]]</h3>
+<p>Cover the whole [[object]], edge to edge. Leave out reflections and pictures of [[object]]s.</p>
+<img src="[[image_url]]" alt="the photo to annotate" width="240">`;
+
+export function emptyDraft(): ProjectDraft {
+  return {
+    name: '',
+    display_name: '',
+    display_short_description: '',
+    template: EXAMPLE_TEMPLATE,
+    variables: {
+      object: { default: 'car', sample: '' },
+      image_url: { default: '', sample: 'https://picsum.photos/seed/crowdbox/640/400' },
+    },
+    labels: [{ name: 'car', color: LABEL_COLORS[0] }],
+    image_variable: 'image_url',
+    default_required_submissions: '3',
+    default_reward: '5',
+    allowed_completion_time_seconds: '300',
+    consensus_iou_threshold: '0.5',
+  };
+}
+
+export function draftFromProject(project: ConsoleProjectResponse): ProjectDraft {
+  const variables: Record<string, VariableDraft> = {};
+  for (const [name, value] of Object.entries(project.variables)) variables[name] = { default: value ?? '', sample: '' };
+  return {
+    name: project.name,
+    display_name: project.display_name,
+    display_short_description: project.display_short_description,
+    template: project.template,
+    variables,
+    labels: project.labels.map((l) => ({ ...l })),
+    image_variable: project.image_variable,
+    default_required_submissions: String(project.default_required_submissions),
+    default_reward: String(project.default_reward),
+    allowed_completion_time_seconds: String(project.allowed_completion_time_seconds),
+    consensus_iou_threshold: String(project.consensus_iou_threshold),
+  };
+}
+
+/** The variables the form shows: those of the template, in order, plus the image variable. */
+export function visibleVariables(draft: ProjectDraft): string[] {
+  const names = templateVariables(draft.template);
+  const image = draft.image_variable.trim();
+  if (image && !names.includes(image)) names.push(image);
+  return names;
+}
+
+export function variableDraft(draft: ProjectDraft, name: string): VariableDraft {
+  return draft.variables[name] ?? { default: '', sample: '' };
+}
+
+/** What a variable shows in the preview: the sample, else the default, else its own placeholder name. */
+export function previewValues(draft: ProjectDraft): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of visibleVariables(draft)) {
+    const v = variableDraft(draft, name);
+    values[name] = v.sample || v.default || `[${name}]`;
+  }
+  return values;
+}
+
+/** A number input's value as the API wants it; text that is not a number is sent as is, for the server to name. */
+function numeric(value: string): number {
+  const trimmed = value.trim();
+  return trimmed === '' ? Number.NaN : Number(trimmed);
+}
+
+export function toProjectBody(draft: ProjectDraft): CreateProjectBody {
+  const variables: Record<string, string | null> = {};
+  for (const name of visibleVariables(draft)) {
+    const value = variableDraft(draft, name).default;
+    variables[name] = value === '' ? null : value;
+  }
+  return {
+    name: draft.name.trim(),
+    display_name: draft.display_name.trim(),
+    display_short_description: draft.display_short_description.trim(),
+    template: draft.template,
+    variables,
+    labels: draft.labels.map((l) => ({ name: l.name.trim(), color: l.color })),
+    image_variable: draft.image_variable.trim() || 'image_url',
+    default_required_submissions: numeric(draft.default_required_submissions),
+    default_reward: numeric(draft.default_reward),
+    allowed_completion_time_seconds: numeric(draft.allowed_completion_time_seconds),
+    consensus_iou_threshold: numeric(draft.consensus_iou_threshold),
+  };
+}
+
+/** tasks x required submissions x reward, in cents; null while an input is not a number. */
+export function estimateCents(tasks: string, requiredSubmissions: string, rewardCents: string): number | null {
+  const n = [tasks, requiredSubmissions, rewardCents].map((v) => Number(v.trim() === '' ? Number.NaN : v));
+  if (n.some((v) => !Number.isFinite(v) || v < 0)) return null;
+  return Math.round(n[0] * n[1] * n[2]);
+}
+
+export function nextLabelColor(labels: LabelResponse[]): string {
+  const used = new Set(labels.map((l) => l.color.toLowerCase()));
+  return LABEL_COLORS.find((c) => !used.has(c)) ?? LABEL_COLORS[labels.length % LABEL_COLORS.length];
+}

@@ -1,0 +1,89 @@
+import type { ErrorItem } from '@crowdbox/contracts';
+import { useState } from 'react';
+import { errorItems } from '../../api/client';
+import { ErrorList } from '../../shell/error-list';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { consoleApi, type CancelResult, type ProjectProgress } from '../lib/console-api';
+import { formatCents, plural } from '../lib/format';
+
+interface Props {
+  projectUuid: string;
+  progress: ProjectProgress;
+  onDone: () => void;
+}
+
+/**
+ * "Cancel outstanding tasks": the confirmation names how many tasks and how much unspent reward (read
+ * fresh when it opens), then the result says what the server actually did.
+ */
+export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [figures, setFigures] = useState({ outstanding: progress.tasks.outstanding, committed: progress.committed_cents });
+  const [result, setResult] = useState<CancelResult | null>(null);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+
+  const openDialog = async () => {
+    setErrors([]);
+    setResult(null);
+    try {
+      const fresh = await consoleApi.progress(projectUuid);
+      setFigures({ outstanding: fresh.tasks.outstanding, committed: fresh.committed_cents });
+    } catch {
+      setFigures({ outstanding: progress.tasks.outstanding, committed: progress.committed_cents });
+    }
+    setOpen(true);
+  };
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      setResult(await consoleApi.cancelOutstanding(projectUuid));
+      setOpen(false);
+      onDone();
+    } catch (error) {
+      setErrors(errorItems(error));
+      setOpen(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const outstanding = progress.tasks.outstanding;
+  return (
+    <section className="card cbc-danger-zone" aria-labelledby="cancel-title">
+      <h2 id="cancel-title">Cancel outstanding tasks</h2>
+      <p>
+        Takes every task that is not complete out of the workers&apos; queue and ends the checkouts on them. Boxes already
+        submitted stay readable and paid; completed tasks are not touched.
+      </p>
+      {result && (
+        <p className="alert success" role="status" data-testid="cancel-result">
+          Cancelled {plural(result.cancelled, 'task')}; {plural(result.ended_checkouts, 'active checkout')} ended;{' '}
+          {formatCents(result.unspent_reward_cents)} of reward will not be spent.
+        </p>
+      )}
+      <ErrorList errors={errors} title="Nothing was cancelled." />
+      <button type="button" className="button danger" onClick={openDialog} disabled={outstanding === 0} data-testid="cancel-outstanding">
+        Cancel outstanding tasks
+      </button>
+      {outstanding === 0 && <p className="field-hint">No outstanding tasks.</p>}
+      <ConfirmDialog
+        open={open}
+        danger
+        busy={busy}
+        title={`Cancel ${plural(figures.outstanding, 'outstanding task')}?`}
+        confirmLabel={`Cancel ${plural(figures.outstanding, 'task')}`}
+        cancelLabel="Keep them"
+        onConfirm={confirm}
+        onClose={() => setOpen(false)}
+      >
+        <p data-testid="cancel-summary">
+          <strong>{plural(figures.outstanding, 'task')}</strong> will leave the workers&apos; queue, and{' '}
+          <strong>{formatCents(figures.committed)}</strong> of reward they would still have paid stays unspent.
+        </p>
+        <p className="muted">Workers holding one of these tasks lose it at once. This cannot be undone.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+import type { ConsoleProjectResponse, ErrorItem } from '@crowdbox/contracts';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { errorItems } from '../../api/client';
+import { ErrorList } from '../../shell/error-list';
+import { LoadView } from '../components/load-view';
+import { consoleApi } from '../lib/console-api';
+import { draftFromProject, emptyDraft, previewValues, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
+import { useLoad } from '../lib/use-load';
+import { CostEstimate } from './cost-estimate';
+import { LabelsEditor } from './labels-editor';
+import { ProjectHeader } from './project-header';
+import { TemplatePreview } from './template-preview';
+import { VariablesEditor } from './variables-editor';
+
+/** /console/projects/new and /console/projects/:uuid/settings: one form for both. */
+export function ProjectFormPage() {
+  const { projectUuid } = useParams();
+  if (!projectUuid) {
+    return (
+      <div className="page">
+        <div className="page-header">
+          <h1>New project</h1>
+        </div>
+        <ProjectForm initial={emptyDraft()} />
+      </div>
+    );
+  }
+  return <EditProject uuid={projectUuid} />;
+}
+
+function EditProject({ uuid }: { uuid: string }) {
+  const { state, reload } = useLoad((signal) => consoleApi.project(uuid, signal), [uuid]);
+  return (
+    <div className="page">
+      <LoadView state={state} label="Loading the project" onRetry={reload}>
+        {(project) => (
+          <>
+            <ProjectHeader uuid={uuid} title={project.display_name} />
+            <ProjectForm key={project.updated_at} initial={draftFromProject(project)} project={project} />
+          </>
+        )}
+      </LoadView>
+    </div>
+  );
+}
+
+const KNOWN_FIELDS = [
+  'name',
+  'display_name',
+  'display_short_description',
+  'template',
+  'image_variable',
+  'default_required_submissions',
+  'default_reward',
+  'allowed_completion_time_seconds',
+  'consensus_iou_threshold',
+];
+
+function isShownByAField(field: string): boolean {
+  return KNOWN_FIELDS.includes(field) || field === 'labels' || field.startsWith('labels.') || field.startsWith('variables.');
+}
+
+function ProjectForm({ initial, project }: { initial: ProjectDraft; project?: ConsoleProjectResponse }) {
+  const navigate = useNavigate();
+  const [draft, setDraft] = useState(initial);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const errorFor = (field: string) => errors.find((e) => e.field === field)?.detail;
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // After a refused save, the keyboard lands on the first field the API named.
+  useEffect(() => {
+    if (errors.length === 0) return;
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    first?.focus();
+  }, [errors]);
+
+  const set = <K extends keyof ProjectDraft>(key: K, value: ProjectDraft[K]) => {
+    setSaved(false);
+    setDraft((d) => ({ ...d, [key]: value }));
+  };
+  const setVariable = (name: string, patch: Partial<VariableDraft>) => {
+    setSaved(false);
+    setDraft((d) => ({
+      ...d,
+      variables: { ...d.variables, [name]: { ...(d.variables[name] ?? { default: '', sample: '' }), ...patch } },
+    }));
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors([]);
+    setSaved(false);
+    try {
+      const body = toProjectBody(draft);
+      if (project) {
+        await consoleApi.updateProject(project.uuid, body);
+        setSaved(true);
+      } else {
+        const created = await consoleApi.createProject(body);
+        navigate(`/console/projects/${created.uuid}`);
+      }
+    } catch (error) {
+      setErrors(errorItems(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const field = (name: keyof ProjectDraft & string, label: string, options: { hint?: string; type?: string; min?: number; max?: number; step?: number } = {}) => {
+    const id = `project-${name}`;
+    const error = errorFor(name);
+    return (
+      <div className="field">
+        <label htmlFor={id}>{label}</label>
+        <input
+          id={id}
+          name={name}
+          type={options.type ?? 'text'}
+          min={options.min}
+          max={options.max}
+          step={options.step}
+          inputMode={options.type === 'number' ? 'decimal' : undefined}
+          value={draft[name] as string}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : options.hint ? `${id}-hint` : undefined}
+          onChange={(e) => set(name, e.target.value as never)}
+        />
+        {error ? (
+          <p className="field-error" id={`${id}-error`}>
+            {error}
+          </p>
+        ) : (
+          options.hint && (
+            <p className="field-hint" id={`${id}-hint`}>
+              {options.hint}
+            </p>
+          )
+        )}
+      </div>
+    );
+  };
+
+  const templateError = errorFor('template');
+  const otherErrors = errors.filter((e) => !isShownByAField(e.field));
+  const reward = Number(draft.default_reward);
+  const seconds = Number(draft.allowed_completion_time_seconds);
+
+  return (
+    <form ref={formRef} className="cbc-project-form" onSubmit={onSubmit} noValidate aria-label={project ? 'Project settings' : 'New project'}>
+      <div className="cbc-project-form__main">
+        {errors.length > 0 &&
+          (otherErrors.length > 0 ? (
+            <ErrorList title="The project was not saved." errors={otherErrors} />
+          ) : (
+            <p className="alert error" role="alert">
+              The project was not saved: see the marked fields.
+            </p>
+          ))}
+        <section className="card">
+          <h2>About</h2>
+          {field('name', 'Name', { hint: 'For you and your programs; workers never see it.' })}
+          {field('display_name', 'Display name', { hint: 'The title workers see in their list of work.' })}
+          <div className="field">
+            <label htmlFor="project-display_short_description">Short description</label>
+            <textarea
+              id="project-display_short_description"
+              className="cbc-textarea-plain"
+              rows={2}
+              value={draft.display_short_description}
+              aria-invalid={errorFor('display_short_description') ? true : undefined}
+              onChange={(e) => set('display_short_description', e.target.value)}
+            />
+            {errorFor('display_short_description') && <p className="field-error">{errorFor('display_short_description')}</p>}
+          </div>
+        </section>
+
+        <section className="card">
+          <h2>Instructions</h2>
+          <div className="field">
+            <label htmlFor="project-template">Template (HTML)</label>
+            <textarea
+              id="project-template"
+              rows={8}
+              spellCheck={false}
+              value={draft.template}
+              aria-invalid={templateError ? true : undefined}
+              aria-describedby="project-template-hint"
+              onChange={(e) => set('template', e.target.value)}
+            />
+            {templateError && <p className="field-error">{templateError}</p>}
+            <p className="field-hint" id="project-template-hint">
+              Headings, paragraphs, lists, tables, links and images. Scripts, styles and event handlers are removed.
+              Put <code>[[name]]</code> where each task&apos;s own text goes; values are HTML-escaped.
+            </p>
+          </div>
+          <VariablesEditor draft={draft} onChange={setVariable} errorFor={errorFor} />
+          <div className="field">
+            <label htmlFor="project-image_variable">Image variable</label>
+            <input
+              id="project-image_variable"
+              list="project-variable-names"
+              value={draft.image_variable}
+              aria-invalid={errorFor('image_variable') ? true : undefined}
+              aria-describedby="project-image_variable-hint"
+              onChange={(e) => set('image_variable', e.target.value)}
+            />
+            <datalist id="project-variable-names">
+              {Object.keys(draft.variables).map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+            {errorFor('image_variable') && <p className="field-error">{errorFor('image_variable')}</p>}
+            <p className="field-hint" id="project-image_variable-hint">
+              The substitution that holds the image to annotate (when a task gives no <code>external_image_url</code>).
+            </p>
+          </div>
+          <LabelsEditor labels={draft.labels} onChange={(labels) => set('labels', labels)} errorFor={errorFor} />
+        </section>
+
+        <section className="card">
+          <h2>Defaults for new tasks</h2>
+          <div className="cbc-grid-2">
+            {field('default_required_submissions', 'Required submissions', { type: 'number', min: 1, max: 100, hint: 'Workers per task, 1–100.' })}
+            {field('default_reward', 'Reward (cents)', {
+              type: 'number',
+              min: 0,
+              max: 100000,
+              hint: Number.isFinite(reward) ? `${(reward / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })} per submission.` : 'Cents per submission.',
+            })}
+            {field('allowed_completion_time_seconds', 'Time allowed (seconds)', {
+              type: 'number',
+              min: 30,
+              max: 86400,
+              hint: '30 s to 24 h for one worker to finish a task.',
+            })}
+            {field('consensus_iou_threshold', 'Consensus IoU threshold', {
+              type: 'number',
+              min: 0.05,
+              max: 1,
+              step: 0.05,
+              hint: 'How much boxes must overlap to count as the same object (0–1].',
+            })}
+          </div>
+        </section>
+
+        <div className="cbc-form-actions">
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? 'Saving…' : project ? 'Save changes' : 'Create project'}
+          </button>
+          {saved && (
+            <span className="cbc-saved" role="status">
+              Saved.
+            </span>
+          )}
+        </div>
+      </div>
+
+      <aside className="cbc-project-form__side" aria-label="Preview and cost">
+        <TemplatePreview
+          template={draft.template}
+          values={previewValues(draft)}
+          displayName={draft.display_name}
+          description={draft.display_short_description}
+          labels={draft.labels}
+          rewardCents={Number.isFinite(reward) ? reward : null}
+          seconds={Number.isFinite(seconds) ? seconds : null}
+        />
+        <CostEstimate requiredSubmissions={draft.default_required_submissions} rewardCents={draft.default_reward} />
+      </aside>
+    </form>
+  );
+}

@@ -1,0 +1,141 @@
+import { useId, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { LoadView } from '../components/load-view';
+import { consoleApi, type TaskState } from '../lib/console-api';
+import { formatCents, formatDateTime, shortId } from '../lib/format';
+import { useLoad } from '../lib/use-load';
+import { ProjectHeader } from '../projects/project-header';
+import { TaskStateBadge } from './task-state-badge';
+
+const PAGE_SIZE = 25;
+const FILTERS: Array<{ value: TaskState | ''; label: string }> = [
+  { value: '', label: 'All tasks' },
+  { value: 'incomplete', label: 'Outstanding' },
+  { value: 'complete', label: 'Complete' },
+  { value: 'cancelled', label: 'Cancelled' },
+];
+
+function parseState(value: string | null): TaskState | undefined {
+  return value === 'incomplete' || value === 'complete' || value === 'cancelled' ? value : undefined;
+}
+
+/** /console/projects/:uuid/tasks: newest first, filtered by state (kept in the address), 25 a page. */
+export function TaskListPage() {
+  const { projectUuid = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const state = parseState(params.get('state'));
+  // The cursors of the pages before this one; the last is this page's `before`.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const before = cursors[cursors.length - 1];
+  const filterId = useId();
+
+  const project = useLoad((signal) => consoleApi.project(projectUuid, signal), [projectUuid]);
+  const page = useLoad((signal) => consoleApi.tasks(projectUuid, { state, before, limit: PAGE_SIZE }, signal), [projectUuid, state, before]);
+
+  const title = project.state.status === 'ok' ? project.state.data.display_name : 'Project';
+
+  return (
+    <div className="page">
+      <ProjectHeader uuid={projectUuid} title={title} />
+      <div className="cbc-toolbar">
+        <div className="cbc-inline-field">
+          <label htmlFor={filterId}>Show</label>
+          <select
+            id={filterId}
+            className="input"
+            value={state ?? ''}
+            data-testid="task-filter"
+            onChange={(e) => {
+              setCursors([]);
+              setParams(e.target.value ? { state: e.target.value } : {}, { replace: true });
+            }}
+          >
+            {FILTERS.map((f) => (
+              <option key={f.value} value={f.value}>
+                {f.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" className="button small" onClick={page.reload}>
+          Refresh
+        </button>
+      </div>
+      <LoadView state={page.state} label="Loading tasks" onRetry={page.reload}>
+        {({ data, next_cursor }) => (
+          <>
+            {data.length === 0 ? (
+              <div className="card cbc-empty">
+                <p>
+                  {cursors.length > 0
+                    ? 'No more tasks.'
+                    : state
+                      ? `No ${FILTERS.find((f) => f.value === state)?.label.toLowerCase()} tasks.`
+                      : 'No tasks yet. Add some through the requester API (see the first call on the Overview).'}
+                </p>
+              </div>
+            ) : (
+              <div className="table-scroll card cbc-table-card">
+                <table className="table" data-testid="task-table">
+                  <caption className="visually-hidden">Tasks, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Task</th>
+                      <th scope="col">State</th>
+                      <th scope="col" className="num">
+                        Submissions
+                      </th>
+                      <th scope="col" className="num">
+                        Working now
+                      </th>
+                      <th scope="col" className="num">
+                        Reward
+                      </th>
+                      <th scope="col">Created</th>
+                      <th scope="col">Finished</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.map((task) => (
+                      <tr key={task.task_uuid} data-testid="task-row" data-task-uuid={task.task_uuid}>
+                        <td>
+                          <Link to={`/console/projects/${projectUuid}/tasks/${task.task_uuid}`} className="cbc-mono" title={task.task_uuid}>
+                            {shortId(task.task_uuid)}
+                          </Link>
+                        </td>
+                        <td>
+                          <TaskStateBadge state={task.state} />
+                        </td>
+                        <td className="num">
+                          {task.submission_count} / {task.required_submissions}
+                        </td>
+                        <td className="num">{task.active_checkouts}</td>
+                        <td className="num">{formatCents(task.reward)}</td>
+                        <td>{formatDateTime(task.created_at)}</td>
+                        <td>{formatDateTime(task.completed_at ?? task.cancelled_at)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            <nav className="cbc-pager" aria-label="Pages of tasks">
+              <button type="button" className="button small" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+                ← Newer
+              </button>
+              <span className="muted cbc-small">Page {cursors.length + 1}</span>
+              <button
+                type="button"
+                className="button small"
+                disabled={!next_cursor}
+                onClick={() => next_cursor && setCursors((c) => [...c, next_cursor])}
+              >
+                Older →
+              </button>
+            </nav>
+          </>
+        )}
+      </LoadView>
+    </div>
+  );
+}

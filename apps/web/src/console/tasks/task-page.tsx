@@ -1,0 +1,191 @@
+import { Annotator, type OverlayBoxSet } from '@crowdbox/annotator';
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { TaskPrompt } from '../../work/task-prompt';
+import { LoadView } from '../components/load-view';
+import { consoleApi, type ConsoleTaskDetail } from '../lib/console-api';
+import { formatCents, formatDateTime, shortId } from '../lib/format';
+import { useLoad } from '../lib/use-load';
+import { ProjectHeader } from '../projects/project-header';
+import { TaskStateBadge } from './task-state-badge';
+
+/** Stroke colours for workers' boxes, apart from one another and from the solid consensus boxes. */
+const WORKER_COLORS = ['#e6194b', '#3cb44b', '#4363d8', '#f58231', '#911eb4', '#42d4f4', '#f032e6', '#9a6324', '#469990', '#808000'];
+
+/** /console/projects/:uuid/tasks/:taskUuid: the image with the consensus boxes, each worker's boxes on demand. */
+export function TaskPage() {
+  const { projectUuid = '', taskUuid = '' } = useParams();
+  const project = useLoad((signal) => consoleApi.project(projectUuid, signal), [projectUuid]);
+  const task = useLoad((signal) => consoleApi.task(projectUuid, taskUuid, signal), [projectUuid, taskUuid]);
+  const title = project.state.status === 'ok' ? project.state.data.display_name : 'Project';
+  return (
+    <div className="page">
+      <ProjectHeader uuid={projectUuid} title={title} crumb={`Task ${shortId(taskUuid)}`} />
+      <LoadView state={task.state} label="Loading the task" onRetry={task.reload}>
+        {(detail) => <TaskView task={detail} projectUuid={projectUuid} />}
+      </LoadView>
+    </div>
+  );
+}
+
+function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid: string }) {
+  const submissions = useMemo(() => task.results.submissions ?? [], [task]);
+  const [showConsensus, setShowConsensus] = useState(true);
+  const [visible, setVisible] = useState<Record<string, boolean>>({});
+  const overlays: OverlayBoxSet[] = useMemo(
+    () =>
+      submissions.map((s, i) => ({
+        id: s.submission_id,
+        name: s.worker,
+        boxes: s.annotations,
+        color: WORKER_COLORS[i % WORKER_COLORS.length],
+        visible: visible[s.submission_id] ?? false,
+      })),
+    [submissions, visible],
+  );
+  const consensus = task.results.annotations;
+
+  return (
+    <div className="cbc-task">
+      <section className="cbc-task__image" aria-label="Image with boxes">
+        {task.external_image_url ? (
+          <Annotator
+            imageUrl={task.external_image_url}
+            labels={task.labels}
+            boxes={showConsensus ? consensus : []}
+            overlays={overlays}
+            readOnly
+            height={520}
+          />
+        ) : (
+          <div className="card cbc-empty">This task has no image.</div>
+        )}
+      </section>
+
+      <aside className="cbc-task__side">
+        <section className="card">
+          <h2>Task</h2>
+          <dl className="cbc-facts">
+            <dt>UUID</dt>
+            <dd>
+              <code data-testid="task-uuid">{task.task_uuid}</code>
+            </dd>
+            <dt>State</dt>
+            <dd>
+              <TaskStateBadge state={task.state} />
+            </dd>
+            <dt>Submissions</dt>
+            <dd>
+              {task.submission_count} of {task.required_submissions}
+              {task.active_checkouts > 0 && <span className="muted"> · {task.active_checkouts} working now</span>}
+            </dd>
+            <dt>Reward</dt>
+            <dd>{formatCents(task.reward)} per submission</dd>
+            <dt>Created</dt>
+            <dd>{formatDateTime(task.created_at)}</dd>
+            {task.completed_at && (
+              <>
+                <dt>Completed</dt>
+                <dd>{formatDateTime(task.completed_at)}</dd>
+              </>
+            )}
+            {task.cancelled_at && (
+              <>
+                <dt>Cancelled</dt>
+                <dd>{formatDateTime(task.cancelled_at)}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+
+        <fieldset className="card cbc-layers">
+          <legend>Layers</legend>
+          <label className="cbc-check">
+            <input type="checkbox" checked={showConsensus} onChange={(e) => setShowConsensus(e.target.checked)} data-testid="toggle-consensus" />
+            <span className="cbc-swatch cbc-swatch--solid" aria-hidden="true" />
+            Consensus ({consensus.length} {consensus.length === 1 ? 'box' : 'boxes'})
+          </label>
+          {submissions.length === 0 && <p className="field-hint">No submissions yet.</p>}
+          {submissions.map((s, i) => (
+            <label key={s.submission_id} className="cbc-check" data-testid="worker-toggle">
+              <input
+                type="checkbox"
+                checked={visible[s.submission_id] ?? false}
+                onChange={(e) => setVisible((v) => ({ ...v, [s.submission_id]: e.target.checked }))}
+              />
+              <span className="cbc-swatch cbc-swatch--dashed" style={{ borderColor: WORKER_COLORS[i % WORKER_COLORS.length] }} aria-hidden="true" />
+              <span>
+                {s.worker} <span className="muted">({s.annotations.length} {s.annotations.length === 1 ? 'box' : 'boxes'}, {formatDateTime(s.submitted_at)})</span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      </aside>
+
+      <section className="card cbc-task__consensus" aria-labelledby="consensus-title">
+        <h2 id="consensus-title">Consensus boxes</h2>
+        {!task.results.completed ? (
+          <p className="muted">The consensus is drawn when the task is complete ({task.submission_count} of {task.required_submissions} submissions so far).</p>
+        ) : consensus.length === 0 ? (
+          <p className="muted">The workers agreed on no box.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="table" data-testid="consensus-table">
+              <thead>
+                <tr>
+                  <th scope="col">Label</th>
+                  <th scope="col" className="num">
+                    Center x, y
+                  </th>
+                  <th scope="col" className="num">
+                    Width × height
+                  </th>
+                  <th scope="col" className="num">
+                    Drawn by
+                  </th>
+                  <th scope="col" className="num">
+                    Agreement (IoU)
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {consensus.map((box, i) => (
+                  <tr key={i} data-testid="consensus-row">
+                    <td>
+                      <span className="cbc-swatch" style={{ background: task.labels.find((l) => l.name === box.label)?.color }} aria-hidden="true" /> {box.label}
+                    </td>
+                    <td className="num">
+                      {box.center_x}, {box.center_y}
+                    </td>
+                    <td className="num">
+                      {box.width} × {box.height}
+                    </td>
+                    <td className="num">
+                      {box.support} of {submissions.length}
+                    </td>
+                    <td className="num">{box.agreement.toFixed(3)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <p className="cbc-small">
+          <a href={consoleApi.resultsUrl(projectUuid, 'json')} download>
+            All results as JSON
+          </a>{' '}
+          ·{' '}
+          <a href={consoleApi.resultsUrl(projectUuid, 'coco')} download>
+            COCO
+          </a>{' '}
+          · <Link to={`/console/projects/${projectUuid}/tasks`}>Back to the tasks</Link>
+        </p>
+      </section>
+
+      <section className="card cbc-task__prompt" aria-labelledby="prompt-title">
+        <h2 id="prompt-title">What workers saw</h2>
+        <TaskPrompt html={task.prompt} />
+      </section>
+    </div>
+  );
+}

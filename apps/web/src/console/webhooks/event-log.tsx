@@ -1,0 +1,211 @@
+import type { ErrorItem } from '@crowdbox/contracts';
+import { useEffect, useId, useState } from 'react';
+import { errorItems } from '../../api/client';
+import { ErrorList } from '../../shell/error-list';
+import { LoadView } from '../components/load-view';
+import { consoleApi, type WebhookEvent, type WebhookEventState } from '../lib/console-api';
+import { formatDateTime, shortId } from '../lib/format';
+import { useLoad } from '../lib/use-load';
+
+const FILTERS: Array<{ value: WebhookEventState | ''; label: string }> = [
+  { value: '', label: 'All events' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'delivered', label: 'Delivered' },
+  { value: 'failed', label: 'Failed' },
+];
+
+/** While something is on its way the log refreshes itself this often. */
+const POLL_MS = 3000;
+
+/** The event log, newest first, 50 a page: every attempt with status, time and the reply's start; redeliver. */
+export function EventLog({ onActivity }: { onActivity: () => void }) {
+  const [state, setState] = useState<WebhookEventState | ''>('');
+  const [older, setOlder] = useState<WebhookEvent[]>([]);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [notice, setNotice] = useState('');
+  const filterId = useId();
+  const events = useLoad((signal) => consoleApi.webhookEvents({ state: state || undefined }, signal), [state]);
+
+  const first = events.state.status === 'ok' ? events.state.data : [];
+  const pending = first.some((e) => e.state === 'pending');
+  const reload = events.reload;
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => {
+      reload();
+      onActivity();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [pending, first, reload, onActivity]);
+
+  const loadOlder = async () => {
+    const all = [...first, ...older];
+    const last = all[all.length - 1];
+    if (!last) return;
+    setLoadingOlder(true);
+    try {
+      const page = await consoleApi.webhookEvents({ state: state || undefined, before: last.created_at });
+      setOlder((o) => [...o, ...page]);
+      if (page.length === 0) setNotice('No older events.');
+    } catch (error) {
+      setErrors(errorItems(error));
+    } finally {
+      setLoadingOlder(false);
+    }
+  };
+
+  const redeliver = async (event: WebhookEvent) => {
+    setErrors([]);
+    try {
+      await consoleApi.redeliver(event.id);
+      setNotice(`Event ${shortId(event.id)} is queued for delivery again.`);
+      setOlder([]);
+      events.reload();
+    } catch (error) {
+      setErrors(errorItems(error));
+    }
+  };
+
+  return (
+    <section className="card cbc-section" aria-labelledby="events-title">
+      <div className="cbc-section__head">
+        <h2 id="events-title">Event log</h2>
+        <div className="cbc-toolbar">
+          <div className="cbc-inline-field">
+            <label htmlFor={filterId}>Show</label>
+            <select
+              id={filterId}
+              className="input"
+              value={state}
+              onChange={(e) => {
+                setOlder([]);
+                setNotice('');
+                setState(e.target.value as WebhookEventState | '');
+              }}
+            >
+              {FILTERS.map((f) => (
+                <option key={f.value} value={f.value}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="button"
+            className="button small"
+            data-testid="refresh-events"
+            onClick={() => {
+              setOlder([]);
+              events.reload();
+              onActivity();
+            }}
+          >
+            Refresh
+          </button>
+        </div>
+      </div>
+      <ErrorList errors={errors} />
+      {notice && (
+        <p className="alert info" role="status">
+          {notice}
+        </p>
+      )}
+      <LoadView state={events.state} label="Loading events" onRetry={events.reload}>
+        {(page) => {
+          const all = [...page, ...older];
+          if (all.length === 0) return <p className="muted">No events{state ? ` in state ${state}` : ''} yet.</p>;
+          return (
+            <>
+              <ol className="cbc-events" data-testid="event-log">
+                {all.map((event) => (
+                  <EventItem key={event.id} event={event} onRedeliver={() => redeliver(event)} />
+                ))}
+              </ol>
+              {all.length >= 50 && (
+                <button type="button" className="button small" onClick={loadOlder} disabled={loadingOlder}>
+                  {loadingOlder ? 'Loading…' : 'Load older events'}
+                </button>
+              )}
+            </>
+          );
+        }}
+      </LoadView>
+    </section>
+  );
+}
+
+function EventItem({ event, onRedeliver }: { event: WebhookEvent; onRedeliver: () => void }) {
+  const last = event.attempts[event.attempts.length - 1];
+  return (
+    <li className="cbc-event" data-testid="event-row" data-event-state={event.state}>
+      <details>
+        <summary>
+          <span className={`badge cbc-hook cbc-hook--${event.state}`}>{event.state}</span>
+          <span className="cbc-event__type">{event.type}</span>
+          <span className="cbc-mono cbc-break">{event.url ?? '—'}</span>
+          <span className="muted cbc-small">
+            {formatDateTime(event.created_at)} · {event.attempts.length} {event.attempts.length === 1 ? 'attempt' : 'attempts'}
+            {last?.status_code ? ` · last ${last.status_code}` : ''}
+          </span>
+        </summary>
+        <div className="cbc-event__body">
+          <dl className="cbc-facts">
+            <dt>Event id</dt>
+            <dd>
+              <code>{event.id}</code>
+            </dd>
+            {event.task_uuid && (
+              <>
+                <dt>Task</dt>
+                <dd>
+                  <code>{event.task_uuid}</code>
+                </dd>
+              </>
+            )}
+            <dt>{event.delivered_at ? 'Delivered' : 'Next attempt'}</dt>
+            <dd>{formatDateTime(event.delivered_at ?? event.next_attempt_at)}</dd>
+          </dl>
+          {event.attempts.length === 0 ? (
+            <p className="muted">No attempt yet{event.url ? ' (the address may still await its confirmation)' : ''}.</p>
+          ) : (
+            <div className="table-scroll">
+              <table className="table cbc-attempts" data-testid="attempt-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Attempted</th>
+                    <th scope="col" className="num">
+                      Status
+                    </th>
+                    <th scope="col" className="num">
+                      Time
+                    </th>
+                    <th scope="col">Reply</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {event.attempts.map((a, i) => (
+                    <tr key={i} data-testid="attempt-row">
+                      <td>{formatDateTime(a.attempted_at)}</td>
+                      <td className="num">
+                        <span className={a.status_code && a.status_code < 300 ? 'cbc-ok' : 'cbc-bad'}>{a.status_code ?? 'no reply'}</span>
+                      </td>
+                      <td className="num">{a.duration_ms} ms</td>
+                      <td>
+                        {a.error && <p className="field-error">{a.error}</p>}
+                        {a.response_excerpt ? <pre className="cbc-excerpt">{a.response_excerpt}</pre> : !a.error && <span className="muted">empty</span>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <button type="button" className="button small" onClick={onRedeliver} data-testid="redeliver">
+            Redeliver
+          </button>
+        </div>
+      </details>
+    </li>
+  );
+}

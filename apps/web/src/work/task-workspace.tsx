@@ -1,0 +1,106 @@
+import { Annotator } from '@crowdbox/annotator';
+import { clampBox, type Box, type ImageSize } from '@crowdbox/boxes';
+import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { ErrorList } from '../shell/error-list';
+import { formatCents } from '../shell/format';
+import { Countdown } from './countdown';
+import { saveDraft } from './draft-store';
+import { TaskPrompt } from './task-prompt';
+
+export interface TaskWorkspaceProps {
+  checkout: CheckoutResponse;
+  initialBoxes: Box[];
+  resumed: boolean;
+  notice: ReactNode;
+  busy: 'submit' | 'skip' | null;
+  errors: ErrorItem[];
+  onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize) => void;
+  onSkip: (checkout: CheckoutResponse) => void;
+  onExpired: (checkout: CheckoutResponse, boxesDrawn: number) => void;
+}
+
+/** Integer pixel boxes inside the image, as the API takes them; boxes that round to nothing are dropped. */
+export function toSubmittedBoxes(boxes: Box[], image: ImageSize): Box[] {
+  return boxes.map((b) => clampBox(b, image)).filter((b) => b.width >= 1 && b.height >= 1);
+}
+
+/** One leased task: the image with the annotator, and beside it the prompt, the countdown, Submit and Skip. */
+export function TaskWorkspace(props: TaskWorkspaceProps) {
+  const { checkout, busy } = props;
+  const [boxes, setBoxes] = useState<Box[]>(props.initialBoxes);
+  const [image, setImage] = useState<ImageSize | null>(null);
+  const boxCount = useRef(boxes.length);
+  boxCount.current = boxes.length;
+
+  const onChange = useCallback(
+    (next: Box[]) => {
+      setBoxes(next);
+      saveDraft({ checkout_id: checkout.checkout_id, project_uuid: checkout.project_uuid, boxes: next });
+    },
+    [checkout.checkout_id, checkout.project_uuid],
+  );
+  const { onExpired } = props;
+  const expired = useCallback(() => onExpired(checkout, boxCount.current), [onExpired, checkout]);
+
+  const canSubmit = image !== null && busy === null;
+  const restored = props.resumed && props.initialBoxes.length > 0;
+
+  return (
+    <div className="task-layout" data-testid="task-workspace" data-checkout-id={checkout.checkout_id}>
+      <section className="task-canvas" aria-label="Task image">
+        {checkout.external_image_url ? (
+          <Annotator
+            imageUrl={checkout.external_image_url}
+            labels={checkout.labels}
+            boxes={boxes}
+            onChange={onChange}
+            onImageSize={setImage}
+            className="task-annotator"
+          />
+        ) : (
+          <div className="alert warning">This task has no image to annotate. Skip it to get another one.</div>
+        )}
+      </section>
+      <aside className="task-side" aria-label="Task">
+        {props.notice}
+        <Countdown expiresAt={checkout.expires_at} onExpired={expired} />
+        <div className="task-heading">
+          <h1>Your task</h1>
+          <span className="reward" title="Paid when you submit">
+            {formatCents(checkout.reward)}
+          </span>
+        </div>
+        {restored && (
+          <p className="alert info" data-testid="draft-restored">
+            Welcome back: the {props.initialBoxes.length} {props.initialBoxes.length === 1 ? 'box' : 'boxes'} you drew before{' '}
+            {props.initialBoxes.length === 1 ? 'is' : 'are'} restored.
+          </p>
+        )}
+        <section className="task-instructions" aria-labelledby="instructions-title">
+          <h2 id="instructions-title">Instructions</h2>
+          <TaskPrompt html={checkout.prompt} />
+        </section>
+        <ErrorList errors={props.errors} title="The task was not submitted" />
+        <div className="task-actions">
+          <button
+            type="button"
+            className="button primary"
+            disabled={!canSubmit}
+            onClick={() => image && props.onSubmit(checkout, toSubmittedBoxes(boxes, image), image)}
+            data-testid="submit-task"
+          >
+            {busy === 'submit' ? 'Submitting…' : `Submit ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}`}
+          </button>
+          <button type="button" className="button" disabled={busy !== null} onClick={() => props.onSkip(checkout)} data-testid="skip-task">
+            {busy === 'skip' ? 'Skipping…' : 'Skip'}
+          </button>
+        </div>
+        <p className="task-hint muted">
+          Drag on the image to draw a box. Press <kbd>?</kbd> on the image for every keyboard shortcut. Your boxes are kept on this device
+          until you submit.
+        </p>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import type { Box } from '@crowdbox/boxes';
+import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError, errorItems, type ApiResult } from '../api/client';
+import { CHECKOUT_EXPIRED, NO_TASK_AVAILABLE, workApi } from '../api/work.api';
+import { formatCents } from '../shell/format';
+import { allDrafts, clearDraft, loadDraft } from './draft-store';
+
+/** Where the worker is on one project's tasks. */
+export type LeaseState =
+  | { kind: 'loading' }
+  | { kind: 'task'; checkout: CheckoutResponse; initialBoxes: Box[]; resumed: boolean }
+  | { kind: 'expired'; checkout: CheckoutResponse; lostBoxes: number }
+  | { kind: 'no-task' }
+  | { kind: 'error'; errors: ErrorItem[] };
+
+/** A notice above the task: what just happened to the previous one. */
+export interface LeaseNotice {
+  tone: 'success' | 'info' | 'warning';
+  text: string;
+}
+
+// One checkout request per project at a time: StrictMode's double effect (or a double click) shares it
+// instead of racing two POSTs.
+const inFlight = new Map<string, Promise<ApiResult<CheckoutResponse>>>();
+function checkOutOnce(projectUuid: string): Promise<ApiResult<CheckoutResponse>> {
+  let pending = inFlight.get(projectUuid);
+  if (!pending) {
+    pending = workApi.checkOut(projectUuid).finally(() => inFlight.delete(projectUuid));
+    inFlight.set(projectUuid, pending);
+  }
+  return pending;
+}
+
+/**
+ * The lease life cycle of the annotator page: check out (or resume) a task of the project, submit,
+ * skip, and expiry. Drafts of this project's earlier leases that ended unsubmitted are reported,
+ * never dropped silently.
+ */
+export function useTaskLease(projectUuid: string) {
+  const [state, setState] = useState<LeaseState>({ kind: 'loading' });
+  const [notice, setNotice] = useState<LeaseNotice | null>(null);
+  const [busy, setBusy] = useState<'submit' | 'skip' | null>(null);
+  const [actionErrors, setActionErrors] = useState<ErrorItem[]>([]);
+  const alive = useRef(true);
+
+  const next = useCallback(
+    async (afterNotice: LeaseNotice | null) => {
+      setState({ kind: 'loading' });
+      setActionErrors([]);
+      try {
+        const { data: checkout, status } = await checkOutOnce(projectUuid);
+        if (!alive.current) return;
+        const lost = allDrafts().filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
+        for (const d of lost) clearDraft(d.checkout_id);
+        const lostBoxes = lost.reduce((n, d) => n + d.boxes.length, 0);
+        const draft = loadDraft(checkout.checkout_id);
+        setNotice(
+          lost.length > 0
+            ? {
+                tone: 'warning',
+                text: `Your previous task here ended before it was submitted (time ran out)${lostBoxes ? `; its ${lostBoxes} ${lostBoxes === 1 ? 'box was' : 'boxes were'} not sent` : ''}. This is a new task.`,
+              }
+            : afterNotice,
+        );
+        setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], resumed: status === 200 });
+      } catch (error) {
+        if (!alive.current) return;
+        if (error instanceof ApiError && error.status === 404 && error.has(NO_TASK_AVAILABLE)) {
+          setNotice(afterNotice);
+          setState({ kind: 'no-task' });
+        } else {
+          setState({ kind: 'error', errors: errorItems(error) });
+        }
+      }
+    },
+    [projectUuid],
+  );
+
+  useEffect(() => {
+    alive.current = true;
+    setNotice(null);
+    void next(null);
+    return () => {
+      alive.current = false;
+    };
+  }, [next]);
+
+  const expire = useCallback((checkout: CheckoutResponse, boxes: number) => {
+    clearDraft(checkout.checkout_id);
+    setBusy(null);
+    setState({ kind: 'expired', checkout, lostBoxes: boxes });
+  }, []);
+
+  const submit = useCallback(
+    async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }) => {
+      setBusy('submit');
+      setActionErrors([]);
+      try {
+        const result = await workApi.submit(checkout.checkout_id, { annotations: boxes, image_width: image.width, image_height: image.height });
+        clearDraft(checkout.checkout_id);
+        setBusy(null);
+        await next({ tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(result.reward)}.` });
+      } catch (error) {
+        if (error instanceof ApiError && error.has(CHECKOUT_EXPIRED)) return expire(checkout, boxes.length);
+        setBusy(null);
+        setActionErrors(errorItems(error));
+      }
+    },
+    [next, expire],
+  );
+
+  const skip = useCallback(
+    async (checkout: CheckoutResponse) => {
+      setBusy('skip');
+      setActionErrors([]);
+      try {
+        await workApi.release(checkout.checkout_id);
+        clearDraft(checkout.checkout_id);
+        setBusy(null);
+        await next({ tone: 'info', text: 'Skipped. The task went back to other workers.' });
+      } catch (error) {
+        if (error instanceof ApiError && error.has(CHECKOUT_EXPIRED)) return expire(checkout, 0);
+        setBusy(null);
+        setActionErrors(errorItems(error));
+      }
+    },
+    [next, expire],
+  );
+
+  return { state, notice, busy, actionErrors, next: () => next(null), submit, skip, expire, dismissNotice: () => setNotice(null) };
+}
