@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTemplateDatabase } from './server/api-server';
+import { createTemplateDatabase } from './server/template-database';
 
 const repoRoot = join(__dirname, '..', '..', '..');
 

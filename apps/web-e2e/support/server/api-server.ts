@@ -2,12 +2,9 @@
 // (createApp, as production) on a private database copied from the migrated template.
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../../../api/test/test-app';
-import { createTemplateDatabase } from '../../../api/test/test-database';
 
 export { addTask, createApiKey, createProject, signUp, type SignedIn } from '../../../api/test/factories';
 export type { TestApp } from '../../../api/test/test-app';
-
-export { createTemplateDatabase };
 
 export interface ApiServer {
   t: TestApp;

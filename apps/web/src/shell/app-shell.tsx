@@ -1,5 +1,5 @@
-import { Suspense } from 'react';
-import { Link, NavLink, Outlet } from 'react-router';
+import { Suspense, useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { useSession } from '../auth/session-context';
 import { Loading } from './loading';
 import { UserMenu } from './user-menu';
@@ -7,6 +7,16 @@ import { UserMenu } from './user-menu';
 /** The frame around every page: skip link, top bar (brand, Work / Console, user menu) and the page itself. */
 export function AppShell() {
   const { state } = useSession();
+  const mainRef = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  const firstPath = useRef(pathname);
+  // After an in-app navigation, focus moves to the new page (as a full page load would reset it), so
+  // keyboard and screen-reader users start at its content instead of on a control that is gone.
+  useEffect(() => {
+    if (pathname === firstPath.current) return;
+    firstPath.current = '';
+    mainRef.current?.focus({ preventScroll: true });
+  }, [pathname]);
   return (
     <div className="app">
       <a className="skip-link" href="#main">
@@ -33,7 +43,7 @@ export function AppShell() {
           )}
         </div>
       </header>
-      <main className="main" id="main" tabIndex={-1}>
+      <main className="main" id="main" tabIndex={-1} ref={mainRef}>
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>
