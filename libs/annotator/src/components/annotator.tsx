@@ -1,6 +1,148 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { JSX } from 'react';
-import type { AnnotatorProps } from '../annotator.types';
+import type { AnnotatorProps, OverlayBoxSet } from '../annotator.types';
+import { AnnotatorStage } from '../canvas/annotator-stage';
+import { labelColors } from '../canvas/label-colors.util';
+import { useImage } from '../canvas/use-image';
+import { useStageSize } from '../canvas/use-stage-size';
+import { KEYMAP } from '../keymap/keymap';
+import type { KeyCommand } from '../keymap/keymap';
+import { useKeymap } from '../keymap/use-keymap';
+import { actions } from '../store/editor.actions';
+import { activeLabel, canRedo, canUndo } from '../store/editor.selectors';
+import * as s from './annotator.styles';
+import { BoxList } from './box-list';
+import { KeymapHelp } from './keymap-help';
+import { LabelPicker } from './label-picker';
+import { Toolbar } from './toolbar';
+import { useAnnotatorStore } from './use-annotator-store';
 
+const NO_OVERLAYS: OverlayBoxSet[] = [];
+
+/**
+ * The bounding-box editor. Boxes come in and go out (onChange) in image pixels; without onChange, or
+ * with readOnly, it only shows them (and the overlays) with zoom and pan.
+ */
 export function Annotator(props: AnnotatorProps): JSX.Element {
-  return <div data-testid="annotator" className={props.className} />;
+  const { imageUrl, labels, boxes, onChange, readOnly = false, overlays = NO_OVERLAYS, onImageSize, className, height } = props;
+  const editable = !readOnly && onChange !== undefined;
+  const labelNames = useMemo(() => labels.map((l) => l.name), [labels]);
+  const colors = useMemo(() => labelColors(labels), [labels]);
+  const { store, state, dispatch } = useAnnotatorStore({ boxes, labels: labelNames, editable, onChange });
+  const { image, status } = useImage(imageUrl);
+
+  const [helpOpen, setHelpOpen] = useState(false);
+  const [spaceHeld, setSpaceHeld] = useState(false);
+  const [panning, setPanning] = useState(false);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+
+  const onImageSizeRef = useRef(onImageSize);
+  useEffect(() => {
+    onImageSizeRef.current = onImageSize;
+  });
+  useEffect(() => {
+    if (status !== 'loaded' || !image) return;
+    const size = { width: image.naturalWidth, height: image.naturalHeight };
+    store.dispatch(actions.imageLoaded(size));
+    onImageSizeRef.current?.(size);
+  }, [image, status, store]);
+
+  const onStageSize = useCallback((size: { width: number; height: number }) => store.dispatch(actions.stageResized(size)), [store]);
+  useStageSize(stageRef, onStageSize);
+
+  const run = useCallback(
+    (command: KeyCommand) => {
+      if ('action' in command) dispatch(command.action);
+      else if (command.ui === 'toggleHelp') setHelpOpen((open) => !open);
+      else if (command.ui === 'closeHelp') setHelpOpen(false);
+      else if (command.ui === 'holdPan') setSpaceHeld(true);
+      else if (command.ui === 'leaveStage') stageRef.current?.blur();
+    },
+    [dispatch],
+  );
+  useKeymap({
+    keymap: KEYMAP,
+    containerRef,
+    stageRef,
+    helpOpen,
+    hasSelection: state.selected !== null,
+    boxCount: state.boxes.length,
+    run,
+    onReleasePan: () => setSpaceHeld(false),
+  });
+
+  const onSelect = useCallback((index: number) => dispatch(actions.select(index)), [dispatch]);
+  const onDelete = useCallback((index: number) => dispatch(actions.deleteBox(index)), [dispatch]);
+  const onPress = useCallback(() => stageRef.current?.focus({ preventScroll: true }), []);
+
+  const { viewport } = state;
+  const cursor = panning ? 'grabbing' : spaceHeld ? 'grab' : editable ? 'crosshair' : 'default';
+
+  return (
+    <div ref={containerRef} data-testid="annotator" className={className} style={s.root(height)}>
+      <div style={s.stageColumn}>
+        <div
+          ref={stageRef}
+          data-testid="annotator-stage"
+          data-viewport={JSON.stringify({ scale: viewport.scale, x: viewport.offsetX, y: viewport.offsetY })}
+          data-image-size={state.image ? JSON.stringify(state.image) : undefined}
+          data-selected={state.selected ?? ''}
+          tabIndex={0}
+          role="application"
+          aria-label="Image to annotate. Press ? for the keyboard shortcuts."
+          style={s.stageWrapper(height, cursor)}
+          // The middle button would start the browser's auto-scroll instead of panning.
+          onMouseDown={(e) => e.button === 1 && e.preventDefault()}
+        >
+          <div style={s.stageLayer}>
+            <AnnotatorStage
+            store={store}
+            state={state}
+            dispatch={dispatch}
+            image={status === 'loaded' ? image : null}
+            colors={colors}
+            overlays={overlays}
+            editable={editable}
+            spaceHeld={spaceHeld}
+            onPanningChange={setPanning}
+            onPress={onPress}
+            />
+          </div>
+          {status === 'loading' && <div style={s.stageMessage}>Loading image…</div>}
+          {status === 'error' && (
+            <div role="alert" data-testid="annotator-error" style={s.stageMessage}>
+              The image could not be loaded ({imageUrl}).
+            </div>
+          )}
+          {helpOpen && <KeymapHelp onClose={() => setHelpOpen(false)} />}
+        </div>
+      </div>
+      <aside style={s.sidebar}>
+        <Toolbar
+          scale={viewport.scale}
+          canUndo={canUndo(state)}
+          canRedo={canRedo(state)}
+          editable={editable}
+          helpOpen={helpOpen}
+          onZoomIn={() => dispatch(actions.zoomBy(1.25))}
+          onZoomOut={() => dispatch(actions.zoomBy(0.8))}
+          onFit={() => dispatch(actions.fit())}
+          onUndo={() => dispatch(actions.undo())}
+          onRedo={() => dispatch(actions.redo())}
+          onToggleHelp={() => setHelpOpen((open) => !open)}
+        />
+        {labels.length > 0 && (
+          <LabelPicker
+            labels={labels}
+            active={activeLabel(state)}
+            hasSelection={state.selected !== null}
+            disabled={!editable}
+            onPick={(label) => dispatch(actions.pickLabel(label))}
+          />
+        )}
+        <BoxList boxes={state.boxes} selected={state.selected} colors={colors} editable={editable} onSelect={onSelect} onDelete={onDelete} />
+      </aside>
+    </div>
+  );
 }

@@ -1,0 +1,80 @@
+import type Konva from 'konva';
+import { useEffect, useMemo, useRef } from 'react';
+import { actions } from '../store/editor.actions';
+import type { EditorAction } from '../store/editor.actions';
+import type { EditorStore } from '../store/editor-store';
+import type { BoxHandlers } from './box-shape';
+import { boxToScreen, clampDragPosition, dragDelta, screenNodeToImage, tagPosition } from './stage-geometry.util';
+import type { NodeRect } from './stage-geometry.util';
+
+export const TAG_HEIGHT = 18;
+
+export interface BoxHandlerOptions {
+  store: EditorStore;
+  dispatch: (action: EditorAction) => void;
+  /** The selected box's label tag, which follows the box while it is dragged or resized. */
+  tag: () => Konva.Node | null;
+}
+
+const nodeRect = (node: Konva.Rect): NodeRect => ({
+  x: node.x(),
+  y: node.y(),
+  width: node.width() * node.scaleX(),
+  height: node.height() * node.scaleY(),
+});
+
+/**
+ * Move and resize: Konva moves or scales the node while the pointer is down, and on release the
+ * node's screen rect goes through screenToImage into one store action. The node is then put exactly
+ * where the stored (clamped, rounded) box is, since React would not touch it if its props are equal.
+ */
+export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
+  const latest = useRef(options);
+  useEffect(() => {
+    latest.current = options;
+  });
+
+  return useMemo<BoxHandlers>(() => {
+    const followTag = (node: Konva.Rect): void => {
+      latest.current.tag()?.position(tagPosition(nodeRect(node), TAG_HEIGHT));
+    };
+    const settle = (index: number, node: Konva.Rect): void => {
+      const { boxes, viewport } = latest.current.store.getState();
+      const box = boxes[index];
+      if (box) node.setAttrs({ ...boxToScreen(box, viewport), scaleX: 1, scaleY: 1 });
+      followTag(node);
+      node.getLayer()?.batchDraw();
+    };
+    return {
+      dragBound(node, pos) {
+        const { image, viewport } = latest.current.store.getState();
+        if (!image) return pos;
+        return clampDragPosition(pos, { width: node.width() * node.scaleX(), height: node.height() * node.scaleY() }, image, viewport);
+      },
+      dragMove(_index, node) {
+        followTag(node);
+      },
+      dragEnd(index, node) {
+        const { boxes, viewport } = latest.current.store.getState();
+        const box = boxes[index];
+        if (box) {
+          const delta = dragDelta(box, node.position(), viewport);
+          latest.current.dispatch(actions.moveBox(index, delta.x, delta.y));
+        }
+        settle(index, node);
+      },
+      transform(_index, node) {
+        followTag(node);
+      },
+      transformEnd(index, node) {
+        const { viewport } = latest.current.store.getState();
+        latest.current.dispatch(actions.resizeBox(index, screenNodeToImage(nodeRect(node), viewport)));
+        settle(index, node);
+      },
+      hover(node, over) {
+        const container = node.getStage()?.container();
+        if (container && node.draggable()) container.style.cursor = over ? 'move' : '';
+      },
+    };
+  }, []);
+}

@@ -1,0 +1,140 @@
+import type Konva from 'konva';
+import { useCallback, useEffect, useRef } from 'react';
+import { clampRect, imageRectToScreen, screenToImage } from '@crowdbox/boxes';
+import type { Point } from '@crowdbox/boxes';
+import { actions } from '../store/editor.actions';
+import type { EditorAction } from '../store/editor.actions';
+import type { EditorStore } from '../store/editor-store';
+import { clientToStage, isClick, toNodeRect } from './stage-geometry.util';
+
+export interface PointerGestureOptions {
+  store: EditorStore;
+  dispatch: (action: EditorAction) => void;
+  editable: boolean;
+  /** The element the stage draws into; pointer positions are taken relative to it. */
+  stageElement: () => HTMLElement | null;
+  /** The dashed rect shown while drawing (in the drawing layer). */
+  preview: () => Konva.Rect | null;
+  onPanningChange: (panning: boolean) => void;
+}
+
+export interface PointerGestures {
+  /** A press on the image or on a box that is not being moved: a click selects, a drag draws. */
+  startPress(evt: PointerEvent, hitIndex: number | null): void;
+  /** Space+drag or middle-drag. */
+  startPan(evt: PointerEvent): void;
+}
+
+/**
+ * Drawing and panning. Both follow the pointer on the window (so leaving the stage mid-drag is fine)
+ * and turn screen positions into image pixels only through screenToImage. The drawn rect lives in
+ * Konva until the pointer is released; the store hears about it once.
+ */
+export function usePointerGestures(options: PointerGestureOptions): PointerGestures {
+  const latest = useRef(options);
+  useEffect(() => {
+    latest.current = options;
+  });
+  const stop = useRef<(() => void) | null>(null);
+  useEffect(() => () => stop.current?.(), []);
+
+  const follow = useCallback((onMove: (e: PointerEvent) => void, onUp: (e: PointerEvent | null) => void) => {
+    stop.current?.();
+    const up = (e: PointerEvent): void => {
+      cleanup();
+      onUp(e);
+    };
+    const cancel = (): void => {
+      cleanup();
+      onUp(null);
+    };
+    const cleanup = (): void => {
+      window.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointerup', up);
+      window.removeEventListener('pointercancel', cancel);
+      stop.current = null;
+    };
+    window.addEventListener('pointermove', onMove);
+    window.addEventListener('pointerup', up);
+    window.addEventListener('pointercancel', cancel);
+    stop.current = cancel;
+  }, []);
+
+  const toStage = (e: { clientX: number; clientY: number }): Point | null => {
+    const el = latest.current.stageElement();
+    return el ? clientToStage(e, el.getBoundingClientRect()) : null;
+  };
+
+  const startPress = useCallback(
+    (evt: PointerEvent, hitIndex: number | null) => {
+      const origin = toStage(evt);
+      if (!origin) return;
+      const { store } = latest.current;
+      const anchor = screenToImage(origin, store.getState().viewport);
+      let drawing = false;
+
+      const imageRectTo = (e: { clientX: number; clientY: number }) => {
+        const p = toStage(e);
+        if (!p) return null;
+        const to = screenToImage(p, store.getState().viewport);
+        return { point: p, rect: { x0: anchor.x, y0: anchor.y, x1: to.x, y1: to.y } };
+      };
+      const hidePreview = (): void => {
+        const preview = latest.current.preview();
+        preview?.visible(false);
+        preview?.getLayer()?.batchDraw();
+      };
+
+      follow(
+        (e) => {
+          const at = imageRectTo(e);
+          const { image, viewport } = store.getState();
+          if (!at || !image || !latest.current.editable) return;
+          if (!drawing && isClick(origin, at.point)) return;
+          drawing = true;
+          const preview = latest.current.preview();
+          preview?.setAttrs({ ...toNodeRect(imageRectToScreen(clampRect(at.rect, image), viewport)), visible: true });
+          preview?.getLayer()?.batchDraw();
+        },
+        (e) => {
+          hidePreview();
+          if (!e) return;
+          const at = imageRectTo(e);
+          if (!drawing || !at) latest.current.dispatch(actions.select(hitIndex));
+          else latest.current.dispatch(actions.drawBox(at.rect));
+        },
+      );
+    },
+    [follow],
+  );
+
+  const startPan = useCallback(
+    (evt: PointerEvent) => {
+      let last = { x: evt.clientX, y: evt.clientY };
+      let pending = { x: 0, y: 0 };
+      let frame = 0;
+      // One pan per animation frame: every box moves on screen, so React renders them once per frame.
+      const flush = (): void => {
+        frame = 0;
+        if (pending.x !== 0 || pending.y !== 0) latest.current.dispatch(actions.pan(pending.x, pending.y));
+        pending = { x: 0, y: 0 };
+      };
+      latest.current.onPanningChange(true);
+      follow(
+        (e) => {
+          pending = { x: pending.x + e.clientX - last.x, y: pending.y + e.clientY - last.y };
+          last = { x: e.clientX, y: e.clientY };
+          if (!frame) frame = requestAnimationFrame(flush);
+        },
+        () => {
+          if (frame) cancelAnimationFrame(frame);
+          flush();
+          latest.current.onPanningChange(false);
+        },
+      );
+    },
+    [follow],
+  );
+
+  return { startPress, startPan };
+}

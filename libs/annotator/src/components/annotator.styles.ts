@@ -1,0 +1,71 @@
+import type { CSSProperties } from 'react';
+
+/* Inline styles: the library ships no stylesheet, so the apps need no CSS set-up to use it. */
+
+export const root = (height: number | string | undefined): CSSProperties => ({
+  display: 'flex',
+  // Without a height of its own the editor fills its parent.
+  height: height === undefined ? '100%' : undefined,
+  gap: 12,
+  alignItems: 'stretch',
+  width: '100%',
+  fontFamily: 'system-ui, sans-serif',
+  fontSize: 14,
+  color: '#1f2328',
+});
+
+export const stageColumn: CSSProperties = { flex: '1 1 auto', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 6 };
+
+export const stageWrapper = (height: number | string | undefined, cursor: string): CSSProperties => ({
+  position: 'relative',
+  flex: height === undefined ? '1 1 auto' : undefined,
+  height,
+  minHeight: 400,
+  background: '#2b2f36',
+  borderRadius: 4,
+  overflow: 'hidden',
+  cursor,
+  touchAction: 'none',
+  userSelect: 'none',
+});
+
+/** Holds the Konva stage out of the layout, so the stage's own size never stops the wrapper shrinking. */
+export const stageLayer: CSSProperties = { position: 'absolute', inset: 0 };
+
+export const stageMessage: CSSProperties = {
+  position: 'absolute',
+  inset: 0,
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  padding: 16,
+  color: '#f0f0f0',
+  textAlign: 'center',
+  pointerEvents: 'none',
+};
+
+export const sidebar: CSSProperties = { flex: '0 0 240px', display: 'flex', flexDirection: 'column', gap: 12, minWidth: 0 };
+
+export const toolbar: CSSProperties = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 4 };
+
+export const button: CSSProperties = {
+  font: 'inherit',
+  padding: '3px 8px',
+  border: '1px solid #c9ced6',
+  borderRadius: 4,
+  background: '#ffffff',
+  cursor: 'pointer',
+};
+
+export const heading: CSSProperties = { margin: '0 0 4px', fontSize: 12, fontWeight: 600, textTransform: 'uppercase', color: '#59636e' };
+
+export const swatch = (color: string): CSSProperties => ({
+  display: 'inline-block',
+  width: 12,
+  height: 12,
+  borderRadius: 2,
+  background: color,
+  flex: '0 0 auto',
+});
+
+export const list: CSSProperties = { listStyle: 'none', margin: 0, padding: 0, overflowY: 'auto', maxHeight: 360 };

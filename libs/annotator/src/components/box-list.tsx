@@ -1,0 +1,91 @@
+import { memo, useEffect, useRef } from 'react';
+import type { JSX } from 'react';
+import type { Box } from '@crowdbox/boxes';
+import { UNKNOWN_LABEL_COLOR } from '../canvas/label-colors.util';
+import * as s from './annotator.styles';
+
+export interface BoxListProps {
+  boxes: readonly Box[];
+  selected: number | null;
+  colors: ReadonlyMap<string, string>;
+  editable: boolean;
+  onSelect: (index: number) => void;
+  onDelete: (index: number) => void;
+}
+
+interface BoxItemProps {
+  box: Box;
+  index: number;
+  color: string;
+  selected: boolean;
+  editable: boolean;
+  onSelect: (index: number) => void;
+  onDelete: (index: number) => void;
+}
+
+const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, onSelect, onDelete }: BoxItemProps): JSX.Element {
+  const ref = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (selected) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [selected]);
+  return (
+    <li
+      ref={ref}
+      data-testid="annotator-box-item"
+      data-index={index}
+      data-label={box.label}
+      aria-current={selected ? true : undefined}
+      data-selected={selected}
+      style={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 6,
+        padding: '3px 4px',
+        borderRadius: 3,
+        background: selected ? '#e7f0ff' : undefined,
+      }}
+    >
+      <button
+        type="button"
+        onClick={() => onSelect(index)}
+        style={{ all: 'unset', flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 6, cursor: 'pointer' }}
+        aria-label={`Select box ${index + 1}: ${box.label}`}
+      >
+        <span aria-hidden style={s.swatch(color)} />
+        <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{box.label || '(no label)'}</span>
+        <span style={{ marginLeft: 'auto', fontSize: 12, color: '#59636e', fontVariantNumeric: 'tabular-nums' }}>
+          {box.center_x},{box.center_y} {box.width}×{box.height}
+        </span>
+      </button>
+      {editable && (
+        <button type="button" onClick={() => onDelete(index)} aria-label={`Delete box ${index + 1}`} style={{ ...s.button, padding: '0 6px' }}>
+          ×
+        </button>
+      )}
+    </li>
+  );
+});
+
+/** The boxes beside the canvas: label, centre and size in image pixels; click selects. */
+export function BoxList({ boxes, selected, colors, editable, onSelect, onDelete }: BoxListProps): JSX.Element {
+  return (
+    <section aria-label="Boxes">
+      <h3 style={s.heading}>Boxes ({boxes.length})</h3>
+      {boxes.length === 0 && <p style={{ margin: 0, color: '#59636e' }}>{editable ? 'Drag on the image to draw a box.' : 'No boxes.'}</p>}
+      <ul data-testid="annotator-box-list" style={s.list}>
+        {boxes.map((box, index) => (
+          <BoxItem
+            key={index}
+            box={box}
+            index={index}
+            color={colors.get(box.label) ?? UNKNOWN_LABEL_COLOR}
+            selected={index === selected}
+            editable={editable}
+            onSelect={onSelect}
+            onDelete={onDelete}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

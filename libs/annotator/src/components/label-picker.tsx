@@ -1,0 +1,54 @@
+import type { JSX } from 'react';
+import type { LabelInfo } from '@crowdbox/contracts';
+import * as s from './annotator.styles';
+
+export interface LabelPickerProps {
+  labels: readonly LabelInfo[];
+  /** The selected box's label, or the label of the next box when nothing is selected. */
+  active: string;
+  hasSelection: boolean;
+  disabled: boolean;
+  onPick: (label: string) => void;
+}
+
+/** One button per label, with its colour and its key (1–9). */
+export function LabelPicker({ labels, active, hasSelection, disabled, onPick }: LabelPickerProps): JSX.Element {
+  return (
+    <section aria-label="Labels">
+      <h3 style={s.heading}>{hasSelection ? 'Label of the selected box' : 'Label for new boxes'}</h3>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}>
+        {labels.map((label, i) => {
+          const pressed = label.name === active;
+          return (
+            <button
+              key={label.name}
+              type="button"
+              data-testid={`annotator-label-${label.name}`}
+              aria-pressed={pressed}
+              disabled={disabled}
+              title={i < 9 ? `Key ${i + 1}` : undefined}
+              onClick={() => onPick(label.name)}
+              style={{
+                ...s.button,
+                display: 'inline-flex',
+                alignItems: 'center',
+                gap: 6,
+                borderColor: pressed ? label.color : '#c9ced6',
+                boxShadow: pressed ? `inset 0 0 0 1px ${label.color}` : undefined,
+                fontWeight: pressed ? 600 : 400,
+              }}
+            >
+              <span aria-hidden style={s.swatch(label.color)} />
+              {label.name}
+              {i < 9 && (
+                <kbd aria-hidden style={{ fontSize: 11, color: '#59636e' }}>
+                  {i + 1}
+                </kbd>
+              )}
+            </button>
+          );
+        })}
+      </div>
+    </section>
+  );
+}

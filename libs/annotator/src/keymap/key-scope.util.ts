@@ -1,0 +1,67 @@
+import { comboMatches, parseCombo } from './key-combo.util';
+import type { KeyInput } from './key-combo.util';
+import type { KeyBinding, KeyCommand, KeyScope } from './keymap';
+
+/** Where the keyboard focus is, seen from one annotator. */
+export type FocusPlace = 'stage' | 'editor' | 'outside';
+
+export interface KeyContext {
+  focus: FocusPlace;
+  helpOpen: boolean;
+  hasSelection: boolean;
+  boxCount: number;
+}
+
+export interface ResolvedKey {
+  binding: KeyBinding;
+  command: KeyCommand;
+}
+
+function activeScopes(ctx: KeyContext): KeyScope[] {
+  const scopes: KeyScope[] = [];
+  if (ctx.focus === 'outside') return scopes;
+  if (ctx.helpOpen) scopes.push('help');
+  if (ctx.focus === 'stage') scopes.push('stage');
+  scopes.push('editor');
+  return scopes;
+}
+
+/** The binding a key press triggers in this context, most specific scope first; null leaves it to the browser. */
+export function resolveKey(keymap: readonly KeyBinding[], input: KeyInput, ctx: KeyContext): ResolvedKey | null {
+  for (const scope of activeScopes(ctx)) {
+    for (const binding of keymap) {
+      if (binding.scope !== scope) continue;
+      if (binding.when === 'selection' && !ctx.hasSelection) continue;
+      if (binding.when === 'noSelection' && ctx.hasSelection) continue;
+      if (binding.when === 'boxes' && ctx.boxCount === 0) continue;
+      const combo = binding.keys.find((k) => comboMatches(parseCombo(k), input));
+      if (combo === undefined) continue;
+      const command = typeof binding.command === 'function' ? binding.command(combo) : binding.command;
+      return { binding, command };
+    }
+  }
+  return null;
+}
+
+/** Text fields own the keyboard: no editor key fires while one has focus. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target.closest('[contenteditable=""],[contenteditable="true"]')) return true;
+  return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
+}
+
+/** Buttons and links act on Space and Enter themselves. */
+export function isControlTarget(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && target.closest('button,a[href],[role="button"]') !== null;
+}
+
+/**
+ * Which scope the focus puts us in: on the stage, elsewhere inside this annotator (or on the page
+ * body, so keys work before anything was clicked), or outside it (another widget has the keyboard).
+ */
+export function focusPlace(active: Element | null, container: Element | null, stage: Element | null): FocusPlace {
+  if (stage && active && stage.contains(active)) return 'stage';
+  if (!active || active === active.ownerDocument.body || active === active.ownerDocument.documentElement) return 'editor';
+  if (container && container.contains(active)) return 'editor';
+  return 'outside';
+}
