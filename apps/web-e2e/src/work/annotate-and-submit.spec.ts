@@ -1,0 +1,110 @@
+import { expectEventually } from '../../support/expect-eventually';
+import { useHarness } from '../../support/harness';
+import { boxMatches, type ImageBox, type ImageRect } from '../../support/pages/annotator.page';
+import { LoginPage } from '../../support/pages/login.page';
+import { TaskPage } from '../../support/pages/task.page';
+import { WorkProjectsPage } from '../../support/pages/work-projects.page';
+import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
+
+const harness = useHarness();
+
+const describeBox = (b: ImageBox) => `${b.label} ${b.center_x},${b.center_y} ${b.width}x${b.height}`;
+const describeRect = (label: string, r: ImageRect) =>
+  `${label} ${((r.x0 + r.x1) / 2).toFixed(1)},${((r.y0 + r.y1) / 2).toFixed(1)} ${(r.x1 - r.x0).toFixed(1)}x${(r.y1 - r.y0).toFixed(1)}`;
+
+describe('annotating a task', () => {
+  it('draws at a zoom other than 1, relabels by key, resizes, deletes and undoes, submits; the requester reads the same boxes', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2, displayName: 'Street scenes', image: { width: 960, height: 640 } });
+    const worker = await aWorker(h);
+    const page = await h.newPage();
+
+    await new LoginPage(page).logInVia('/work', worker.email, PASSWORD);
+    await new WorkProjectsPage(page).start('Street scenes');
+    const task = new TaskPage(page);
+    await task.waitForTask();
+    const annotator = task.annotator;
+    const firstCheckout = await task.checkoutId();
+    expect(await task.prompt.innerText()).toContain('Draw a box around every car and every person in the street.');
+    await h.screenshot(page, 'work-annotator-empty');
+
+    // Zoom in with the wheel over the middle of the image: the scale is now neither 1 nor the fit.
+    const fitScale = (await annotator.geometry()).scale;
+    const scale = await annotator.wheelZoom(0.5, 0.5, -120);
+    expect(scale).toBeGreaterThan(fitScale * 1.1);
+    expect(Math.abs(scale - 1)).toBeGreaterThan(0.05);
+    for (const [fx, fy] of [[0.12, 0.5], [0.85, 0.88]]) expect(await annotator.isVisible(fx, fy)).toBe(true);
+
+    // Two boxes with the mouse, on the red and the blue car; both get the first label.
+    const red = await annotator.drawBox(0.15, 0.55, 0.38, 0.78);
+    const blue = await annotator.drawBox(0.56, 0.6, 0.8, 0.82);
+    await annotator.expectBoxes(2);
+    expect((await annotator.boxes()).map((b) => b.label)).toEqual(['car', 'car']);
+
+    // Relabel the second box by key: 2 is the second label, "person".
+    await annotator.selectBox(1);
+    await annotator.press('2');
+    await expectEventually(async () => (await annotator.boxes())[1]?.label === 'person', 'the second box to become a person');
+
+    // Resize the first box by its bottom-right handle (it must be selected to show the handles).
+    await annotator.selectBox(0);
+    const [stored] = await annotator.boxes();
+    expect(boxMatches(stored, red)).toBe(true);
+    const resized = await annotator.resizeBottomRight(stored, 0.42, 0.86);
+    await expectEventually(async () => boxMatches((await annotator.boxes())[0], resized), 'the first box to take its new size', async () =>
+      `${describeBox((await annotator.boxes())[0])} vs ${describeRect('car', resized)}`,
+    );
+
+    // Delete the second box, then undo: it comes back with its label.
+    await annotator.selectBox(1);
+    await annotator.press('Delete');
+    await annotator.expectBoxes(1);
+    await annotator.press('Control+z');
+    await annotator.expectBoxes(2);
+    const final = await annotator.boxes();
+    expect(final.map((b) => b.label)).toEqual(['car', 'person']);
+    // Fit the whole image back on screen ("0") for the picture.
+    await annotator.press('0');
+    await expectEventually(async () => (await annotator.geometry()).scale === fitScale, 'the view to fit the image again');
+    await h.screenshot(page, 'work-annotator-boxes');
+
+    // The keymap, from "?".
+    await annotator.stage.focus();
+    await annotator.press('?');
+    await annotator.keymap.waitFor();
+    await h.screenshot(page, 'work-annotator-keymap');
+    await annotator.press('Escape');
+    await annotator.keymap.waitFor({ state: 'hidden' });
+
+    // Submit: the next task of the project comes straight away.
+    await task.submit();
+    await task.notice.getByText('Submitted 2 boxes. You earned $0.25.').waitFor();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(firstCheckout);
+    await annotator.expectBoxes(0);
+
+    // The requester reads the worker's own boxes: within 1 image pixel of what was drawn.
+    const res = await h.api.request({
+      method: 'GET',
+      url: `/api/v1/tasks/${project.taskUuids[0]}/annotations?view=submissions`,
+      headers: { apikey: project.liveKey },
+    });
+    expect(res.status).toBe(200);
+    const submissions = res.body.data.submissions as Array<{ annotations: ImageBox[] }>;
+    expect(submissions).toHaveLength(1);
+    const sent = submissions[0].annotations;
+    expect(sent).toHaveLength(2);
+    const expected: Array<[string, ImageRect]> = [
+      ['car', resized],
+      ['person', blue],
+    ];
+    for (const [label, rect] of expected) {
+      const match = sent.find((b) => b.label === label && boxMatches(b, rect));
+      if (!match) throw new Error(`no submitted box matches ${describeRect(label, rect)}; got ${sent.map(describeBox).join(', ')}`);
+      for (const v of [match.center_x, match.center_y, match.width, match.height]) expect(Number.isInteger(v)).toBe(true);
+    }
+    // The worker's earnings count it.
+    const earnings = await h.api.request({ method: 'GET', url: '/api/work/earnings', headers: worker.auth });
+    expect(earnings.body.data.earned_cents).toBe(25);
+  });
+});
