@@ -86,6 +86,11 @@ export class Harness {
     return /^Failed to load resource: the server responded with a status of 4\d\d\b/.test(text) && !!url?.startsWith(`${this.baseUrl}/api/`);
   }
 
+  /** Returns and forgets the errors collected so far, for a test that expects some (and checks them itself). */
+  takeConsoleErrors(): string[] {
+    return this.consoleErrors.splice(0);
+  }
+
   /** Throws (failing the test) when any page logged an error since the last call. */
   assertNoConsoleErrors(): void {
     const errors = this.consoleErrors.splice(0);

@@ -63,3 +63,14 @@ export async function aProjectWithTasks(h: Harness, options: ProjectOptions = {}
 export function aWorker(h: Harness, name = 'Wanda Worker'): Promise<SignedIn> {
   return signUp(h.api, { name, password: PASSWORD });
 }
+
+/**
+ * Makes a lease run out now, as if its time had passed: expires_at moves into the past. Lease triggers
+ * guard these rows, so the write runs as a fixture (triggers off for this transaction only).
+ */
+export async function expireLease(h: Harness, checkoutId: string): Promise<void> {
+  await h.api.db.transaction(async (tx) => {
+    await tx.query('SET LOCAL session_replication_role = replica');
+    await tx.query(`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = $1`, [checkoutId]);
+  });
+}

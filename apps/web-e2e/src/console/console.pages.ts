@@ -1,0 +1,242 @@
+import type { Locator, Page } from 'playwright-core';
+import { expectEventually } from '../../support/expect-eventually';
+import { AnnotatorPage, type ImageBox } from '../../support/pages/annotator.page';
+
+/** Page objects of the requester console: each names what a requester sees and does, not how it is built. */
+
+export class ProjectFormPage {
+  readonly preview: Locator;
+  readonly estimate: Locator;
+
+  constructor(readonly page: Page) {
+    this.preview = page.getByTestId('template-preview');
+    this.estimate = page.getByTestId('cost-estimate');
+  }
+
+  field(label: string | RegExp): Locator {
+    return this.page.getByLabel(label, { exact: typeof label === 'string' });
+  }
+
+  async fillAbout(values: { name: string; displayName: string; description: string }): Promise<void> {
+    await this.field('Name').fill(values.name);
+    await this.field('Display name').fill(values.displayName);
+    await this.field('Short description').fill(values.description);
+  }
+
+  variableRow(name: string): Locator {
+    return this.page.getByTestId(`variable-${name}`);
+  }
+
+  async setDefault(variable: string, value: string): Promise<void> {
+    await this.page.getByLabel(`Default for ${variable}`, { exact: true }).fill(value);
+  }
+
+  async setSample(variable: string, value: string): Promise<void> {
+    await this.page.getByLabel(`Sample value of ${variable} for the preview`, { exact: true }).fill(value);
+  }
+
+  /** Waits until the worker preview shows `text` (the preview follows every keystroke). */
+  async expectPreview(text: string | RegExp): Promise<void> {
+    await expectEventually(
+      async () => {
+        const shown = await this.preview.innerText();
+        return typeof text === 'string' ? shown.includes(text) : text.test(shown);
+      },
+      `the preview to show ${text}`,
+      () => this.preview.innerText(),
+    );
+  }
+
+  async setLabel(index: number, name: string, color: string): Promise<void> {
+    const labels = this.page.getByTestId('labels-editor');
+    if ((await labels.locator('li').count()) <= index) await this.page.getByRole('button', { name: 'Add label' }).click();
+    await this.page.getByLabel(`Name of label ${index + 1}`, { exact: true }).fill(name);
+    await this.page.getByLabel(`Colour of label ${index + 1}`, { exact: true }).fill(color);
+  }
+
+  /** The API's error shown under a field, by the field's label. */
+  async fieldError(label: string): Promise<string> {
+    const id = await this.field(label).getAttribute('aria-describedby');
+    return id ? this.page.locator(`[id="${id}"]`).innerText() : '';
+  }
+
+  async create(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Create project' }).click();
+  }
+}
+
+export class ProjectOverviewPage {
+  constructor(readonly page: Page) {}
+
+  async open(projectUuid: string): Promise<void> {
+    await this.page.goto(`/console/projects/${projectUuid}`);
+    await this.page.getByTestId('progress-stats').waitFor();
+  }
+
+  stat(name: 'total' | 'complete' | 'outstanding' | 'cancelled' | 'submissions' | 'paid' | 'committed'): Locator {
+    return this.page.getByTestId(`stat-${name}`).locator('dd');
+  }
+
+  async stats(): Promise<Record<string, string>> {
+    const names = ['total', 'complete', 'outstanding', 'cancelled', 'submissions', 'paid', 'committed'] as const;
+    const values = await Promise.all(names.map((n) => this.stat(n).innerText()));
+    return Object.fromEntries(names.map((n, i) => [n, values[i]]));
+  }
+
+  get cancelDialog(): Locator {
+    return this.page.getByRole('dialog');
+  }
+
+  async openCancelDialog(): Promise<string> {
+    await this.page.getByTestId('cancel-outstanding').click();
+    await this.cancelDialog.waitFor();
+    return this.page.getByTestId('cancel-summary').innerText();
+  }
+
+  async confirmCancel(): Promise<string> {
+    await this.cancelDialog.getByRole('button', { name: /^Cancel \d+ tasks?$/ }).click();
+    await this.page.getByTestId('cancel-result').waitFor();
+    return this.page.getByTestId('cancel-result').innerText();
+  }
+}
+
+export class TaskListPage {
+  readonly rows: Locator;
+
+  constructor(readonly page: Page) {
+    this.rows = page.getByTestId('task-row');
+  }
+
+  async open(projectUuid: string, state?: 'incomplete' | 'complete' | 'cancelled'): Promise<void> {
+    await this.page.goto(`/console/projects/${projectUuid}/tasks${state ? `?state=${state}` : ''}`);
+    await this.page.getByTestId('task-filter').waitFor();
+  }
+
+  row(taskUuid: string): Locator {
+    return this.page.locator(`[data-testid="task-row"][data-task-uuid="${taskUuid}"]`);
+  }
+
+  async filter(label: 'All tasks' | 'Outstanding' | 'Complete' | 'Cancelled'): Promise<void> {
+    await this.page.getByTestId('task-filter').selectOption({ label });
+  }
+
+  async uuids(): Promise<string[]> {
+    await this.page.getByTestId('task-table').or(this.page.locator('.cbc-empty')).first().waitFor();
+    return this.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task-uuid') ?? ''));
+  }
+}
+
+export class TaskDetailPage {
+  readonly annotator: AnnotatorPage;
+  readonly consensusRows: Locator;
+  readonly workerToggles: Locator;
+
+  constructor(readonly page: Page) {
+    this.annotator = new AnnotatorPage(page);
+    this.consensusRows = page.getByTestId('consensus-row');
+    this.workerToggles = page.getByTestId('worker-toggle');
+  }
+
+  /**
+   * Whether the stage's canvas shows `color` on the box's left edge, half-way down: the box is really
+   * drawn where the image says, whatever the zoom. Reads the pixels of the layers above the image.
+   */
+  async boxDrawnIn(box: ImageBox, color: string): Promise<boolean> {
+    const g = await this.annotator.waitReady();
+    const left = await this.annotator.toPage((box.center_x - box.width / 2) / g.image.width, box.center_y / g.image.height);
+    const rgb = [1, 3, 5].map((i) => parseInt(color.slice(i, i + 2), 16));
+    return this.page.getByTestId('annotator-stage').evaluate(
+      (stage, { x, y, rgb }) => {
+        // Konva gives each layer a canvas, the image's first: skip it, so only drawn boxes count.
+        for (const canvas of Array.from(stage.querySelectorAll('canvas')).slice(1)) {
+          const rect = canvas.getBoundingClientRect();
+          const ratio = canvas.width / rect.width;
+          const ctx = canvas.getContext('2d');
+          if (!ctx) continue;
+          let px: Uint8ClampedArray;
+          try {
+            // A 7x7 pixel window around the edge point: strokes are thin and anti-aliased.
+            px = ctx.getImageData(Math.round((x - rect.left - 3) * ratio), Math.round((y - rect.top - 3) * ratio), Math.ceil(7 * ratio), Math.ceil(7 * ratio)).data;
+          } catch {
+            continue; // a layer tainted by a cross-origin image: not the boxes' layer
+          }
+          for (let i = 0; i < px.length; i += 4) {
+            if (px[i + 3] > 200 && Math.abs(px[i] - rgb[0]) < 40 && Math.abs(px[i + 1] - rgb[1]) < 40 && Math.abs(px[i + 2] - rgb[2]) < 40) return true;
+          }
+        }
+        return false;
+      },
+      { x: left.x, y: left.y, rgb },
+    );
+  }
+}
+
+export class ApiKeysPage {
+  readonly rows: Locator;
+  readonly firstCall: Locator;
+
+  constructor(readonly page: Page) {
+    this.rows = page.getByTestId('key-row');
+    this.firstCall = page.getByTestId('first-call');
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/console/keys');
+    await this.page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+  }
+
+  /** Creates a key and returns the secret, which the page shows this once. */
+  async create(mode: 'live' | 'test'): Promise<string> {
+    await this.page.getByTestId(`create-${mode}-key`).click();
+    await this.page.getByTestId('new-key').waitFor();
+    return this.page.getByTestId('new-key-secret').innerText();
+  }
+}
+
+export class WebhooksPage {
+  readonly endpoints: Locator;
+  readonly events: Locator;
+
+  constructor(readonly page: Page) {
+    this.endpoints = page.getByTestId('endpoint-row');
+    this.events = page.getByTestId('event-row');
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/console/webhooks');
+    await this.page.getByRole('heading', { name: 'Event log' }).waitFor();
+  }
+
+  /** Refreshes the log until an event in `state` is listed (the page also polls while events are pending). */
+  async waitForEvent(state: 'pending' | 'delivered' | 'failed', count = 1): Promise<Locator> {
+    const matching = this.page.locator(`[data-testid="event-row"][data-event-state="${state}"]`);
+    await expectEventually(
+      async () => {
+        if ((await matching.count()) >= count) return true;
+        await this.page.getByTestId('refresh-events').click();
+        await this.page.waitForTimeout(300);
+        return false;
+      },
+      `${count} ${state} webhook event(s) in the log`,
+      async () => (await this.events.allInnerTexts()).join(' | ') || 'no events',
+      20_000,
+    );
+    return matching.first();
+  }
+}
+
+/**
+ * Presses Tab until the focused element's accessible text matches `name` (at most `limit` times): the
+ * control can be reached from the keyboard, in the page's order.
+ */
+export async function tabTo(page: Page, name: RegExp, limit = 80): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const text = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el ? `${el.getAttribute('aria-label') ?? ''} ${el.innerText ?? ''}`.trim() : '';
+    });
+    if (name.test(text)) return;
+  }
+  throw new Error(`${name} was not reached with ${limit} presses of Tab`);
+}

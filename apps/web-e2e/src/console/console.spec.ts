@@ -1,0 +1,214 @@
+import { useHarness } from '../../support/harness';
+import { expectEventually } from '../../support/expect-eventually';
+import { CallbackReceiver } from './callback-receiver';
+import { ApiKeysPage, ProjectFormPage, ProjectOverviewPage, TaskDetailPage, TaskListPage, WebhooksPage } from './console.pages';
+import { addTask, signUpWorker, workOnNextTask, type Box } from './requester-client';
+
+const harness = useHarness();
+const IMAGE = { width: 800, height: 600 };
+const CAR = { name: 'car', color: '#d62728' };
+const PERSON = { name: 'person', color: '#1f77b4' };
+
+/**
+ * Three workers' boxes around the test image's red car and yellow post, each a few pixels off; the
+ * third also boxes something in the sky that nobody else saw. Consensus: the per-edge medians.
+ */
+function workerBoxes(i: number): Box[] {
+  const boxes: Box[] = [
+    { label: 'car', center_x: 192 + i, center_y: 399 - i, width: 224 + 2 * i, height: 138 },
+    { label: 'person', center_x: 704, center_y: 324 + i, width: 32, height: 192 - 2 * i },
+  ];
+  if (i === 2) boxes.push(STRAY);
+  return boxes;
+}
+const STRAY: Box = { label: 'car', center_x: 60, center_y: 60, width: 40, height: 30 };
+const CAR_CONSENSUS: Box = { label: 'car', center_x: 193, center_y: 398, width: 226, height: 138 };
+const PERSON_CONSENSUS: Box = { label: 'person', center_x: 704, center_y: 325, width: 32, height: 190 };
+
+describe('the requester console', () => {
+  it('takes a requester from sign-up to a project, a key, a finished task with boxes, its webhook and a cancel', async () => {
+    const h = harness();
+    const receiver = await new CallbackReceiver().start();
+    try {
+      const page = await h.newPage();
+
+      // Sign up: the console asks for an account first and comes back afterwards.
+      await page.goto('/console');
+      await page.waitForURL(/\/login\?next=%2Fconsole/);
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.getByLabel('Your name').fill('Rita Requester');
+      await page.getByLabel('Email').fill(`rita-${Date.now()}@example.com`);
+      await page.getByLabel('Password').fill('correct horse battery');
+      await page.getByRole('button', { name: 'Create an account' }).click();
+      await page.waitForURL((url) => url.pathname === '/console');
+      await page.getByRole('heading', { name: 'No projects yet' }).waitFor();
+
+      // Create a project; the preview follows the template and the samples as they are typed.
+      await page.getByRole('link', { name: 'New project' }).click();
+      const form = new ProjectFormPage(page);
+      await form.fillAbout({ name: 'street-2025', displayName: 'Find cars and people', description: 'Box every car and every person.' });
+      const template = form.field('Template (HTML)');
+      await template.fill('<h3>Box every [[thing]]</h3>');
+      await form.expectPreview('Box every [thing]');
+      await template.pressSequentially('<p>Seen in [[place]].</p>');
+      await form.variableRow('place').waitFor();
+      await form.expectPreview('Seen in [place].');
+      await form.setDefault('thing', 'car and person');
+      await form.expectPreview('Box every car and person');
+      await form.setSample('place', '<b>Main Street</b>');
+      // Values are HTML-escaped, as the API renders them for workers: the tags show as text.
+      await form.expectPreview('Seen in <b>Main Street</b>.');
+      expect(await form.preview.locator('b').count()).toBe(0);
+      await form.setLabel(0, CAR.name, CAR.color);
+      await form.setLabel(1, PERSON.name, PERSON.color);
+      await form.field('Required submissions').fill('3');
+      await form.field('Reward (cents)').fill('25');
+      await form.field('Time allowed (seconds)').fill('10');
+      expect(await form.estimate.innerText()).toContain('100 tasks × 3 submissions × $0.25 = $75.00');
+      await h.screenshot(page, 'console-project-new');
+
+      // The API refuses 10 s; its words appear under the field.
+      await form.create();
+      await expectEventually(async () => (await form.fieldError('Time allowed (seconds)')).length > 0, 'a field error under Time allowed');
+      expect(await form.fieldError('Time allowed (seconds)')).toMatch(/30/);
+      await form.field('Time allowed (seconds)').fill('600');
+      await form.create();
+      await page.waitForURL(/\/console\/projects\/[0-9a-f-]{36}$/);
+      const projectUuid = new URL(page.url()).pathname.split('/').pop() as string;
+
+      // A live key: the secret is shown once, and the first call has the project and key filled in.
+      const keys = new ApiKeysPage(page);
+      await keys.open();
+      const secret = await keys.create('live');
+      expect(secret).toMatch(/^cb_live_/);
+      const snippet = await keys.firstCall.innerText();
+      expect(snippet).toContain(projectUuid);
+      expect(snippet).toContain(`apikey: ${secret}`);
+      expect(await keys.rows.count()).toBe(1);
+      expect(await keys.rows.first().innerText()).toMatch(/live[\s\S]*active/);
+      await h.screenshot(page, 'console-keys');
+
+      // The requester's program adds a task with that key, naming the receiver as callback.
+      const image = h.images.url(IMAGE.width, IMAGE.height, 'street');
+      const first = await addTask(h.baseUrl, secret, { project_uuid: projectUuid, external_image_url: image, callback_url: receiver.url });
+      const tasks = new TaskListPage(page);
+      await tasks.open(projectUuid);
+      expect(await tasks.uuids()).toEqual([first]);
+      expect(await tasks.row(first).innerText()).toMatch(/outstanding[\s\S]*0 \/ 3/);
+
+      // Three workers finish it through the worker API.
+      for (let i = 0; i < 3; i++) {
+        const worker = await signUpWorker(h.baseUrl, `Worker ${i + 1}`);
+        expect(await workOnNextTask(h.baseUrl, worker, projectUuid, workerBoxes(i), IMAGE)).toBe(first);
+      }
+      // Two more tasks that nobody works on.
+      const rest = [
+        await addTask(h.baseUrl, secret, { project_uuid: projectUuid, external_image_url: image, substitutions: { place: 'the car park' } }),
+        await addTask(h.baseUrl, secret, { project_uuid: projectUuid, external_image_url: image }),
+      ];
+
+      await tasks.open(projectUuid);
+      expect(await tasks.uuids()).toEqual([rest[1], rest[0], first]);
+      await tasks.filter('Complete');
+      await expectEventually(async () => (await tasks.uuids()).join() === first, 'only the finished task under Complete');
+      expect(await tasks.row(first).innerText()).toMatch(/complete[\s\S]*3 \/ 3/);
+      await tasks.filter('Outstanding');
+      await expectEventually(async () => (await tasks.uuids()).length === 2, 'the two open tasks under Outstanding');
+      await tasks.filter('All tasks');
+      await expectEventually(async () => (await tasks.uuids()).length === 3, 'all three tasks');
+      await h.screenshot(page, 'console-tasks');
+
+      // The task page draws the consensus: one car and one person, each drawn by all three workers.
+      await tasks.row(first).getByRole('link').click();
+      const task = new TaskDetailPage(page);
+      await task.consensusRows.first().waitFor();
+      expect(await task.consensusRows.allInnerTexts()).toEqual([
+        expect.stringMatching(/^car\s+193, 398\s+226 × 138\s+3 of 3\s+0\.9\d\d$/),
+        expect.stringMatching(/^person\s+704, 325\s+32 × 190\s+3 of 3\s+0\.9\d\d$/),
+      ]);
+      await task.annotator.waitReady();
+      expect(await task.annotator.boxItems.count()).toBe(2);
+      expect(await task.boxDrawnIn(CAR_CONSENSUS, CAR.color)).toBe(true);
+      expect(await task.boxDrawnIn(PERSON_CONSENSUS, PERSON.color)).toBe(true);
+      // The third worker's stray box shows only when that worker's layer is switched on.
+      expect(await task.workerToggles.count()).toBe(3);
+      const strayColor = '#4363d8'; // the third worker's colour on the task page
+      expect(await task.boxDrawnIn(STRAY, strayColor)).toBe(false);
+      await task.workerToggles.nth(2).getByRole('checkbox').check();
+      await expectEventually(() => task.boxDrawnIn(STRAY, strayColor), "the third worker's own box to be drawn");
+      await h.screenshot(page, 'console-task');
+
+      // The completion reached the receiver, and the log shows the delivery with its reply.
+      await expectEventually(async () => receiver.completions().length === 1, 'the task_completed webhook at the receiver', undefined, 20_000);
+      expect(receiver.completions()[0].json.data?.task?.task_uuid).toBe(first);
+      const hooks = new WebhooksPage(page);
+      await hooks.open();
+      const delivered = await hooks.waitForEvent('delivered');
+      expect(await hooks.endpoints.first().innerText()).toMatch(new RegExp(`${receiver.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[\\s\\S]*confirmed`));
+      await delivered.locator('summary').click();
+      const attempt = delivered.getByTestId('attempt-row').first();
+      expect(await attempt.innerText()).toMatch(/200[\s\S]*ms[\s\S]*\{"received":true\}/);
+      expect(await delivered.innerText()).toContain(first);
+      await h.screenshot(page, 'console-webhooks');
+
+      // Redeliver: the receiver gets the same event again (same webhook-id), and the log a second attempt.
+      await delivered.getByTestId('redeliver').click();
+      await expectEventually(async () => receiver.completions().length === 2, 'the redelivered webhook', undefined, 20_000);
+      expect(receiver.completions()[1].headers['webhook-id']).toBe(receiver.completions()[0].headers['webhook-id']);
+      await expectEventually(
+        async () => {
+          await page.getByTestId('refresh-events').click();
+          const row = hooks.events.first();
+          if (!(await row.locator('details').evaluate((d) => (d as HTMLDetailsElement).open))) await row.locator('summary').click();
+          return (await row.getByTestId('attempt-row').count()) === 2;
+        },
+        'a second attempt in the log',
+      );
+
+      // Progress and money, then cancel the rest: the dialog states how many and how much.
+      const overview = new ProjectOverviewPage(page);
+      await overview.open(projectUuid);
+      expect(await overview.stats()).toEqual({
+        total: '3',
+        complete: '1',
+        outstanding: '2',
+        cancelled: '0',
+        submissions: '3',
+        paid: '$0.75',
+        committed: '$1.50',
+      });
+      expect(await page.getByTestId('daily-chart').getAttribute('aria-label')).toMatch(/3 tasks created, 1 completed/);
+      await h.screenshot(page, 'console-project');
+      const summary = await overview.openCancelDialog();
+      expect(summary).toMatch(/2 tasks will leave[\s\S]*\$1\.50 of reward/);
+      await h.screenshot(page, 'console-cancel-dialog');
+      const result = await overview.confirmCancel();
+      expect(result).toMatch(/Cancelled 2 tasks; 0 active checkouts ended; \$1\.50 of reward will not be spent/);
+      await expectEventually(async () => (await overview.stat('cancelled').innerText()) === '2', 'the cancelled count to update');
+      expect(await overview.stat('outstanding').innerText()).toBe('0');
+      expect(await overview.stat('committed').innerText()).toBe('$0.00');
+      await tasks.open(projectUuid, 'cancelled');
+      await expectEventually(async () => (await tasks.uuids()).sort().join() === [...rest].sort().join(), 'both tasks under Cancelled');
+
+      // Results download as JSON and COCO, with the session.
+      const json = await page.request.get(`/api/console/projects/${projectUuid}/results?format=json`);
+      expect(json.status()).toBe(200);
+      const entries = (await json.json()).data;
+      expect(entries).toHaveLength(1);
+      expect(entries[0].annotations).toHaveLength(2);
+      const coco = await (await page.request.get(`/api/console/projects/${projectUuid}/results?format=coco`)).json();
+      expect((coco.data ?? coco).annotations).toHaveLength(2);
+      await overview.open(projectUuid);
+      expect(await page.getByTestId('download-json').getAttribute('href')).toBe(`/api/console/projects/${projectUuid}/results?format=json`);
+
+      // The project list sums it up.
+      await page.goto('/console');
+      const card = page.getByTestId('project-card');
+      await card.waitFor();
+      expect(await card.innerText()).toMatch(/Find cars and people[\s\S]*Complete\s+1[\s\S]*Outstanding\s+0[\s\S]*Cancelled\s+2[\s\S]*Submissions\s+3[\s\S]*Paid\s+\$0\.75[\s\S]*Committed\s+\$0\.00/);
+      await h.screenshot(page, 'console-projects');
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { useHarness } from '../../support/harness';
+import { TaskPage } from '../../support/pages/task.page';
+import { aProjectWithTasks, aWorker, expireLease } from '../../support/scenario';
+
+const harness = useHarness();
+
+const draftKeys = (page: TaskPage) =>
+  page.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('crowdbox:draft:')));
+
+describe('a leased task', () => {
+  it('renders the prompt but never runs script from it, whatever the server sends', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, {
+      template: '<p>Box the <b>cars</b>.</p><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>',
+    });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+
+    // Second line of defence: even a prompt that reached the browser unsanitized runs nothing.
+    const served: string[] = [];
+    await page.route('**/api/work/checkouts', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      served.push(body.data.prompt);
+      body.data.prompt +=
+        '<img src=x onerror="window.__pwned=3"><svg><animate onbegin="window.__pwned=4" attributeName="x" dur="1s"/></svg>' +
+        '<a id="js-link" href="javascript:window.__pwned=5">help</a><iframe srcdoc="<script>parent.__pwned=6</script>"></iframe>' +
+        '<form action="javascript:window.__pwned=7"><button>go</button></form><div style="position:fixed;inset:0">cover</div>';
+      await route.fulfill({ response, json: body });
+    });
+
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    expect(await task.prompt.innerText()).toContain('Box the cars.');
+    // The server's own sanitizer already removed the handler and the script.
+    expect(served[0]).not.toMatch(/onerror|<script/i);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    const html = await task.prompt.innerHTML();
+    expect(html).not.toMatch(/onerror|onbegin|<script|javascript:|<iframe|<form|<button|style=/i);
+    if (await page.locator('#js-link').count()) await page.locator('#js-link').click();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    // Third line: the page's Content-Security-Policy. DOMPurify parses the injected handlers in an inert
+    // document, where Chromium already refuses them and says so; those reports, and nothing else, are expected.
+    const errors = h.takeConsoleErrors();
+    expect(errors.length).toBeGreaterThan(0);
+    for (const error of errors) expect(error).toContain("violates the following Content Security Policy directive 'script-src 'self''");
+  });
+
+  it('keeps the boxes drawn so far across a reload; Skip gives the task back; the end of the queue says so', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const checkoutId = await task.checkoutId();
+    await task.annotator.drawBox(0.1, 0.1, 0.3, 0.4);
+    await task.annotator.drawBox(0.5, 0.5, 0.7, 0.9);
+    const drawn = await task.annotator.boxes();
+
+    await page.reload();
+    await task.waitForTask();
+    expect(await task.checkoutId()).toBe(checkoutId);
+    await task.annotator.expectBoxes(2);
+    expect(await task.annotator.boxes()).toEqual(drawn);
+    await page.getByTestId('draft-restored').waitFor();
+    expect(await draftKeys(task)).toEqual([`crowdbox:draft:${checkoutId}`]);
+
+    await task.skip();
+    await task.notice.getByText('Skipped. The task went back to other workers.').waitFor();
+    await task.waitForTask();
+    const second = await task.checkoutId();
+    expect(second).not.toBe(checkoutId);
+    await task.annotator.expectBoxes(0);
+    expect(await draftKeys(task)).toEqual([]);
+    const active = await h.api.request({ method: 'GET', url: '/api/work/checkouts', headers: worker.auth });
+    expect(active.body.data.map((c: { checkout_id: string }) => c.checkout_id)).toEqual([second]);
+
+    // Nothing to box on this one: submit it empty; the project has nothing left for this worker.
+    await task.submit();
+    await task.noTask.waitFor();
+    expect(await task.notice.innerText()).toContain('Submitted 0 boxes.');
+  });
+
+  it('says when time is up instead of losing the boxes silently, and offers the next task', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await expireLease(h, await task.checkoutId());
+
+    await task.submit();
+    await task.expired.waitFor();
+    const message = await task.expired.innerText();
+    expect(message).toContain('Time is up');
+    expect(message).toContain('The 1 box you drew on it was not sent.');
+    expect(await draftKeys(task)).toEqual([]);
+
+    await task.expired.getByRole('button', { name: 'Next task' }).click();
+    await task.waitForTask();
+    await task.annotator.expectBoxes(0);
+  });
+
+  it('reports a lease that ran out while the worker was away, with its draft', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const first = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await expireLease(h, first);
+
+    await page.reload();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(first);
+    expect(await task.notice.innerText()).toContain('Your previous task here ended before it was submitted (time ran out); its 1 box was not sent.');
+    expect(await draftKeys(task)).toEqual([]);
+  });
+
+  it('counts down, warns in the last minute, and shows the message when the time runs out', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { allowedSeconds: 30 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    await page.clock.install();
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    expect(await task.countdown.getAttribute('data-warning')).toBe('true');
+    expect(await task.countdown.innerText()).toMatch(/0:(30|29|28)[\s\S]*Less than a minute left/);
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+
+    await page.clock.fastForward(31_000);
+    await task.expired.waitFor();
+    expect(await task.expired.innerText()).toContain('The 1 box you drew on it was not sent.');
+  });
+});
