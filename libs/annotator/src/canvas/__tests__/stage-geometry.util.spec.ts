@@ -1,0 +1,78 @@
+import { ZOOM_2_7 } from '../../store/__tests__/editor.fixtures';
+import {
+  boundResize,
+  boxToScreen,
+  clampDragPosition,
+  clientToStage,
+  dragDelta,
+  imageToScreenRect,
+  isClick,
+  screenNodeToImage,
+  tagPosition,
+  wheelZoomFactor,
+} from '../stage-geometry.util';
+
+const IMAGE = { width: 800, height: 600 };
+const cat = { label: 'cat', center_x: 150, center_y: 90, width: 100, height: 80 };
+
+describe('stage geometry at zoom 2.7 with a pan', () => {
+  it('places a box on the screen through the one transform and reads it back', () => {
+    const node = boxToScreen(cat, ZOOM_2_7);
+    expect(node.x).toBeCloseTo(100 * 2.7 - 135.5);
+    expect(node.y).toBeCloseTo(50 * 2.7 - 54.25);
+    expect(node.width).toBeCloseTo(270);
+    expect(node.height).toBeCloseTo(216);
+    const back = screenNodeToImage(node, ZOOM_2_7);
+    expect(back.x0).toBeCloseTo(100);
+    expect(back.y1).toBeCloseTo(130);
+  });
+
+  it('turns a node drag into an image-pixel move', () => {
+    const node = boxToScreen(cat, ZOOM_2_7);
+    const delta = dragDelta(cat, { x: node.x + 27, y: node.y - 5.4 }, ZOOM_2_7);
+    expect(delta.x).toBeCloseTo(10);
+    expect(delta.y).toBeCloseTo(-2);
+  });
+
+  it('keeps a dragged node inside the image', () => {
+    const size = { width: 270, height: 216 };
+    const origin = imageToScreenRect(IMAGE, ZOOM_2_7);
+    expect(clampDragPosition({ x: -9999, y: -9999 }, size, IMAGE, ZOOM_2_7)).toEqual({ x: origin.x, y: origin.y });
+    const far = clampDragPosition({ x: 9999, y: 9999 }, size, IMAGE, ZOOM_2_7);
+    expect(far.x + size.width).toBeCloseTo(origin.x + origin.width);
+    expect(far.y + size.height).toBeCloseTo(origin.y + origin.height);
+  });
+
+  it('bounds a handle resize to the image and the minimum size', () => {
+    const image = imageToScreenRect(IMAGE, ZOOM_2_7);
+    const old = { x: 10, y: 10, width: 100, height: 100, rotation: 0 };
+    // Dragged 50 px past the image's left edge: the left edge stops at the image, the right one stays.
+    const pastLeft = { ...old, x: image.x - 50, width: 200 };
+    expect(boundResize(old, pastLeft, image, 10.8)).toEqual({ ...old, x: image.x, width: 150 });
+    expect(boundResize(old, { ...old, width: 5 }, image, 10.8)).toBe(old);
+  });
+});
+
+describe('pointer helpers', () => {
+  it('measures pointer positions from the stage corner', () => {
+    expect(clientToStage({ clientX: 110, clientY: 60 }, { left: 100, top: 50 })).toEqual({ x: 10, y: 10 });
+  });
+
+  it('tells a click from a drag', () => {
+    expect(isClick({ x: 0, y: 0 }, { x: 2, y: -2 })).toBe(true);
+    expect(isClick({ x: 0, y: 0 }, { x: 3, y: 0 })).toBe(false);
+  });
+
+  it('zooms in on wheel up and out on wheel down, by the same factor both ways', () => {
+    expect(wheelZoomFactor(-100)).toBeGreaterThan(1);
+    expect(wheelZoomFactor(100)).toBeLessThan(1);
+    expect(wheelZoomFactor(-100) * wheelZoomFactor(100)).toBeCloseTo(1);
+    expect(wheelZoomFactor(3, 1)).toBeCloseTo(wheelZoomFactor(48));
+    expect(wheelZoomFactor(100000)).toBe(wheelZoomFactor(200));
+  });
+
+  it('puts the label tag above the box, or inside it at the top of the stage', () => {
+    expect(tagPosition({ x: 5, y: 40, width: 10, height: 10 }, 18)).toEqual({ x: 5, y: 22 });
+    expect(tagPosition({ x: 5, y: 4, width: 10, height: 10 }, 18)).toEqual({ x: 5, y: 4 });
+  });
+});

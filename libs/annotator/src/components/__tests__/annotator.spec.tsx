@@ -1,0 +1,152 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
+import type { Box } from '@crowdbox/boxes';
+import type { LabelInfo } from '@crowdbox/contracts';
+import { Annotator } from '../annotator';
+import type { AnnotatorProps } from '../../annotator.types';
+import { installFakeImage, installStageSize } from './fake-image';
+
+const LABELS: LabelInfo[] = [
+  { name: 'cat', color: '#e6194b' },
+  { name: 'dog', color: '#3cb44b' },
+];
+const BOXES: Box[] = [
+  { label: 'cat', center_x: 100, center_y: 100, width: 40, height: 20 },
+  { label: 'dog', center_x: 300, center_y: 200, width: 50, height: 50 },
+];
+
+/** The annotator as an app uses it: controlled, with every onChange recorded. */
+function Controlled(props: Partial<AnnotatorProps> & { changes: Box[][] }) {
+  const { changes, ...rest } = props;
+  const [boxes, setBoxes] = useState<Box[]>(BOXES);
+  return (
+    <>
+      <input aria-label="comment" />
+      <Annotator
+        imageUrl="/img/task.jpg"
+        labels={LABELS}
+        boxes={boxes}
+        onChange={(next) => {
+          changes.push(next);
+          setBoxes(next);
+        }}
+        {...rest}
+      />
+    </>
+  );
+}
+
+const key = (k: string, init: Partial<KeyboardEventInit> = {}) => fireEvent.keyDown(document.activeElement ?? document.body, { key: k, ...init });
+const items = () => screen.getAllByTestId('annotator-box-item');
+
+async function renderLoaded(props: Partial<AnnotatorProps> = {}) {
+  const changes: Box[][] = [];
+  const onImageSize = jest.fn();
+  render(<Controlled changes={changes} onImageSize={onImageSize} {...props} />);
+  await waitFor(() => expect(onImageSize).toHaveBeenCalledWith({ width: 800, height: 600 }));
+  return { changes, onImageSize };
+}
+
+let restore: Array<() => void> = [];
+beforeEach(() => {
+  restore = [installFakeImage(), installStageSize()];
+});
+afterEach(() => restore.forEach((r) => r()));
+
+describe('Annotator', () => {
+  it('loads the image, fits it and exposes the viewport and image size for browser tests', async () => {
+    await renderLoaded();
+    const stage = screen.getByTestId('annotator-stage');
+    expect(JSON.parse(stage.dataset['imageSize'] ?? 'null')).toEqual({ width: 800, height: 600 });
+    // 800x600 in 800x600 with 16 px padding: the height limits the scale, and the image is centred.
+    const scale = (600 - 32) / 600;
+    expect(JSON.parse(stage.dataset['viewport'] ?? 'null')).toEqual({ scale, x: (800 - 800 * scale) / 2, y: 16 });
+    expect(screen.getByTestId('annotator-zoom').textContent).toBe('95%');
+    expect(stage.querySelector('canvas')).not.toBeNull();
+    expect(items()).toHaveLength(2);
+    expect(items()[0].textContent).toContain('100,100 40×20');
+  });
+
+  it('shows a message when the image cannot be loaded', async () => {
+    render(<Annotator imageUrl="/img/broken.jpg" labels={LABELS} boxes={[]} />);
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', expect.stringContaining('could not be loaded'));
+  });
+
+  it('selects from the list, nudges, relabels by key and deletes, emitting integer boxes', async () => {
+    const { changes } = await renderLoaded();
+    fireEvent.click(within(items()[1]).getByRole('button', { name: /Select box 2/ }));
+    expect(items()[1].dataset['selected']).toBe('true');
+
+    act(() => void key('ArrowLeft', { shiftKey: true }));
+    expect(changes.at(-1)?.[1]).toEqual({ label: 'dog', center_x: 290, center_y: 200, width: 50, height: 50 });
+    act(() => void key('1'));
+    expect(changes.at(-1)?.[1].label).toBe('cat');
+    act(() => void key('Delete'));
+    expect(changes.at(-1)).toEqual([BOXES[0]]);
+    act(() => void key('z', { ctrlKey: true }));
+    expect(changes.at(-1)?.[1]).toEqual({ label: 'cat', center_x: 290, center_y: 200, width: 50, height: 50 });
+    expect(changes.every((boxes) => boxes.every((b) => [b.center_x, b.center_y, b.width, b.height].every(Number.isInteger)))).toBe(true);
+  });
+
+  it('relabels the selection with the picker, or picks the label for new boxes', async () => {
+    const { changes } = await renderLoaded();
+    fireEvent.click(screen.getByTestId('annotator-label-dog'));
+    expect(changes).toHaveLength(0);
+    expect(screen.getByTestId('annotator-label-dog').getAttribute('aria-pressed')).toBe('true');
+    fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));
+    fireEvent.click(screen.getByTestId('annotator-label-dog'));
+    expect(changes.at(-1)?.[0].label).toBe('dog');
+  });
+
+  it('deletes a box with its button in the list', async () => {
+    const { changes } = await renderLoaded();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete box 1' }));
+    expect(changes.at(-1)).toEqual([BOXES[1]]);
+    expect(items()).toHaveLength(1);
+  });
+
+  it('toggles the keymap with ? and closes it with Escape', async () => {
+    await renderLoaded();
+    expect(screen.queryByTestId('annotator-keymap')).toBeNull();
+    act(() => void key('?', { shiftKey: true }));
+    expect(screen.getByTestId('annotator-keymap').textContent).toContain('Ctrl/⌘ + Z');
+    act(() => void key('Escape'));
+    expect(screen.queryByTestId('annotator-keymap')).toBeNull();
+  });
+
+  it('fires no editor key while the focus is in a text field', async () => {
+    const { changes } = await renderLoaded();
+    fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));
+    const input = screen.getByLabelText('comment');
+    input.focus();
+    act(() => void fireEvent.keyDown(input, { key: 'Backspace' }));
+    act(() => void fireEvent.keyDown(input, { key: '2' }));
+    expect(changes).toHaveLength(0);
+  });
+
+  it('zooms by key around the centre and fits again with 0', async () => {
+    await renderLoaded();
+    act(() => void key('+', { shiftKey: true }));
+    expect(screen.getByTestId('annotator-zoom').textContent).toBe('118%');
+    act(() => void key('0'));
+    expect(screen.getByTestId('annotator-zoom').textContent).toBe('95%');
+  });
+
+  it('only views when read-only: no edits, no delete buttons, disabled picker', async () => {
+    const { changes } = await renderLoaded({ readOnly: true });
+    fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));
+    act(() => void key('Delete'));
+    act(() => void key('ArrowLeft'));
+    expect(changes).toHaveLength(0);
+    expect(screen.queryByRole('button', { name: 'Delete box 1' })).toBeNull();
+    expect(screen.getByTestId('annotator-label-cat')).toHaveProperty('disabled', true);
+  });
+
+  it('takes a new boxes prop as the value without echoing it through onChange', async () => {
+    const onChange = jest.fn();
+    const { rerender } = render(<Annotator imageUrl="/img/a.jpg" labels={LABELS} boxes={BOXES} onChange={onChange} />);
+    rerender(<Annotator imageUrl="/img/a.jpg" labels={LABELS} boxes={[BOXES[1]]} onChange={onChange} />);
+    expect(items()).toHaveLength(1);
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});

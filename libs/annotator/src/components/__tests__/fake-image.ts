@@ -1,0 +1,38 @@
+/**
+ * jsdom loads no images: this stands in for window.Image with a real <img> element (so Konva and
+ * jest-canvas-mock accept it) that "loads" as an 800x600 image, or fails when the URL says 'broken'.
+ */
+export function installFakeImage(size = { width: 800, height: 600 }): () => void {
+  const original = window.Image;
+  function FakeImage(): HTMLImageElement {
+    const img = document.createElement('img');
+    Object.defineProperty(img, 'naturalWidth', { value: size.width });
+    Object.defineProperty(img, 'naturalHeight', { value: size.height });
+    let src = '';
+    Object.defineProperty(img, 'src', {
+      get: () => src,
+      set: (value: string) => {
+        src = value;
+        setTimeout(() => (value.includes('broken') ? img.onerror?.(new Event('error')) : img.onload?.(new Event('load'))));
+      },
+    });
+    return img;
+  }
+  window.Image = FakeImage as unknown as typeof window.Image;
+  return () => {
+    window.Image = original;
+  };
+}
+
+/** jsdom lays nothing out: give the stage wrapper a size so the stage and the fit have one. */
+export function installStageSize(width = 800, height = 600): () => void {
+  const w = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+  const h = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+  const sized = (el: HTMLElement): boolean => el.dataset['testid'] === 'annotator-stage';
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: function (this: HTMLElement) { return sized(this) ? width : 0; } });
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: function (this: HTMLElement) { return sized(this) ? height : 0; } });
+  return () => {
+    if (w) Object.defineProperty(HTMLElement.prototype, 'clientWidth', w);
+    if (h) Object.defineProperty(HTMLElement.prototype, 'clientHeight', h);
+  };
+}

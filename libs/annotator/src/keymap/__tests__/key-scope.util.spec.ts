@@ -1,0 +1,73 @@
+import { KEYMAP } from '../keymap';
+import { focusPlace, isControlTarget, isTypingTarget, resolveKey } from '../key-scope.util';
+import type { KeyContext } from '../key-scope.util';
+
+const input = (key: string, shiftKey = false) => ({ key, shiftKey, ctrlKey: false, metaKey: false, altKey: false });
+const ctx = (over: Partial<KeyContext> = {}): KeyContext => ({ focus: 'editor', helpOpen: false, hasSelection: false, boxCount: 2, ...over });
+
+describe('resolveKey', () => {
+  it('fires nothing while another widget has the focus', () => {
+    expect(resolveKey(KEYMAP, input('Delete'), ctx({ focus: 'outside', hasSelection: true }))).toBeNull();
+    expect(resolveKey(KEYMAP, input('?', true), ctx({ focus: 'outside' }))).toBeNull();
+  });
+
+  it('leaves selection keys to the browser when nothing is selected', () => {
+    expect(resolveKey(KEYMAP, input('ArrowDown'), ctx())).toBeNull();
+    expect(resolveKey(KEYMAP, input('Backspace'), ctx())).toBeNull();
+    expect(resolveKey(KEYMAP, input('ArrowDown'), ctx({ hasSelection: true }))?.binding.id).toBe('nudge-down');
+  });
+
+  it('takes Tab only on the stage and only when there are boxes', () => {
+    expect(resolveKey(KEYMAP, input('Tab'), ctx())).toBeNull();
+    expect(resolveKey(KEYMAP, input('Tab'), ctx({ focus: 'stage' }))?.binding.id).toBe('nextBox');
+    expect(resolveKey(KEYMAP, input('Tab'), ctx({ focus: 'stage', boxCount: 0 }))).toBeNull();
+  });
+
+  it('lets the open help take Escape and ? first', () => {
+    expect(resolveKey(KEYMAP, input('Escape'), ctx({ helpOpen: true, hasSelection: true }))?.command).toEqual({ ui: 'closeHelp' });
+    expect(resolveKey(KEYMAP, input('?', true), ctx({ helpOpen: true }))?.command).toEqual({ ui: 'closeHelp' });
+    expect(resolveKey(KEYMAP, input('?', true), ctx())?.command).toEqual({ ui: 'toggleHelp' });
+    expect(resolveKey(KEYMAP, input('Escape'), ctx({ hasSelection: true }))?.binding.id).toBe('deselect');
+    expect(resolveKey(KEYMAP, input('Escape'), ctx({ focus: 'stage' }))?.command).toEqual({ ui: 'leaveStage' });
+  });
+
+  it('has no two bindings in one scope that a key press could confuse', () => {
+    const seen = new Map<string, string>();
+    for (const b of KEYMAP) {
+      for (const k of b.keys) {
+        const id = `${b.scope}|${b.when ?? ''}|${k}`;
+        expect(seen.get(id)).toBeUndefined();
+        seen.set(id, b.id);
+      }
+    }
+  });
+});
+
+describe('focus and typing targets', () => {
+  afterEach(() => {
+    document.body.innerHTML = '';
+  });
+
+  it('treats inputs, textareas, selects and contenteditable as typing', () => {
+    document.body.innerHTML = `
+      <input id="i"><textarea id="t"></textarea><select id="s"></select>
+      <div contenteditable="true"><span id="c">x</span></div><button id="b">b</button>`;
+    for (const id of ['i', 't', 's']) expect(isTypingTarget(document.getElementById(id))).toBe(true);
+    // jsdom lacks isContentEditable; the closest() check still finds the editable ancestor.
+    expect(isTypingTarget(document.getElementById('c'))).toBe(true);
+    expect(isTypingTarget(document.getElementById('b'))).toBe(false);
+    expect(isControlTarget(document.getElementById('b'))).toBe(true);
+    expect(isTypingTarget(null)).toBe(false);
+  });
+
+  it('places the focus on the stage, in the editor (or on the body) or outside', () => {
+    document.body.innerHTML = `<div id="root"><div id="stage"><canvas id="cv"></canvas></div><button id="in"></button></div><button id="out"></button>`;
+    const root = document.getElementById('root');
+    const stage = document.getElementById('stage');
+    expect(focusPlace(document.getElementById('cv'), root, stage)).toBe('stage');
+    expect(focusPlace(document.getElementById('in'), root, stage)).toBe('editor');
+    expect(focusPlace(document.body, root, stage)).toBe('editor');
+    expect(focusPlace(null, root, stage)).toBe('editor');
+    expect(focusPlace(document.getElementById('out'), root, stage)).toBe('outside');
+  });
+});
