@@ -1,5 +1,8 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
+import { SCREENSHOT_DIR } from '../../support/harness';
 import { AnnotatorPage, type ImageBox } from '../../support/pages/annotator.page';
 
 /** Page objects of the requester console: each names what a requester sees and does, not how it is built. */
@@ -239,4 +242,11 @@ export async function tabTo(page: Page, name: RegExp, limit = 80): Promise<void>
     if (name.test(text)) return;
   }
   throw new Error(`${name} was not reached with ${limit} presses of Tab`);
+}
+
+/** docs/screenshots/console-<name>.png of the whole page, from the top (console pages are taller than 800 px). */
+export async function consoleScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `console-${name}.png`), fullPage: true, animations: 'disabled' });
 }

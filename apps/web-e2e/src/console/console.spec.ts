@@ -1,7 +1,8 @@
 import { useHarness } from '../../support/harness';
+import { aProjectWithTasks } from '../../support/scenario';
 import { expectEventually } from '../../support/expect-eventually';
 import { CallbackReceiver } from './callback-receiver';
-import { ApiKeysPage, ProjectFormPage, ProjectOverviewPage, TaskDetailPage, TaskListPage, WebhooksPage } from './console.pages';
+import { ApiKeysPage, consoleScreenshot, ProjectFormPage, ProjectOverviewPage, tabTo, TaskDetailPage, TaskListPage, WebhooksPage } from './console.pages';
 import { addTask, signUpWorker, workOnNextTask, type Box } from './requester-client';
 
 const harness = useHarness();
@@ -59,13 +60,15 @@ describe('the requester console', () => {
       // Values are HTML-escaped, as the API renders them for workers: the tags show as text.
       await form.expectPreview('Seen in <b>Main Street</b>.');
       expect(await form.preview.locator('b').count()).toBe(0);
+      await form.setDefault('place', 'the street');
+      await form.expectPreview('Seen in <b>Main Street</b>.'); // the sample wins over the default in the preview
       await form.setLabel(0, CAR.name, CAR.color);
       await form.setLabel(1, PERSON.name, PERSON.color);
       await form.field('Required submissions').fill('3');
       await form.field('Reward (cents)').fill('25');
       await form.field('Time allowed (seconds)').fill('10');
       expect(await form.estimate.innerText()).toContain('100 tasks × 3 submissions × $0.25 = $75.00');
-      await h.screenshot(page, 'console-project-new');
+      await consoleScreenshot(page, 'project-new');
 
       // The API refuses 10 s; its words appear under the field.
       await form.create();
@@ -86,7 +89,7 @@ describe('the requester console', () => {
       expect(snippet).toContain(`apikey: ${secret}`);
       expect(await keys.rows.count()).toBe(1);
       expect(await keys.rows.first().innerText()).toMatch(/live[\s\S]*active/);
-      await h.screenshot(page, 'console-keys');
+      await consoleScreenshot(page, 'keys');
 
       // The requester's program adds a task with that key, naming the receiver as callback.
       const image = h.images.url(IMAGE.width, IMAGE.height, 'street');
@@ -116,15 +119,15 @@ describe('the requester console', () => {
       await expectEventually(async () => (await tasks.uuids()).length === 2, 'the two open tasks under Outstanding');
       await tasks.filter('All tasks');
       await expectEventually(async () => (await tasks.uuids()).length === 3, 'all three tasks');
-      await h.screenshot(page, 'console-tasks');
+      await consoleScreenshot(page, 'tasks');
 
       // The task page draws the consensus: one car and one person, each drawn by all three workers.
       await tasks.row(first).getByRole('link').click();
       const task = new TaskDetailPage(page);
       await task.consensusRows.first().waitFor();
       expect(await task.consensusRows.allInnerTexts()).toEqual([
-        expect.stringMatching(/^car\s+193, 398\s+226 × 138\s+3 of 3\s+0\.9\d\d$/),
-        expect.stringMatching(/^person\s+704, 325\s+32 × 190\s+3 of 3\s+0\.9\d\d$/),
+        expect.stringMatching(/^\s*car\s+193, 398\s+226 × 138\s+3 of 3\s+0\.9\d\d$/),
+        expect.stringMatching(/^\s*person\s+704, 325\s+32 × 190\s+3 of 3\s+0\.9\d\d$/),
       ]);
       await task.annotator.waitReady();
       expect(await task.annotator.boxItems.count()).toBe(2);
@@ -136,7 +139,7 @@ describe('the requester console', () => {
       expect(await task.boxDrawnIn(STRAY, strayColor)).toBe(false);
       await task.workerToggles.nth(2).getByRole('checkbox').check();
       await expectEventually(() => task.boxDrawnIn(STRAY, strayColor), "the third worker's own box to be drawn");
-      await h.screenshot(page, 'console-task');
+      await consoleScreenshot(page, 'task');
 
       // The completion reached the receiver, and the log shows the delivery with its reply.
       await expectEventually(async () => receiver.completions().length === 1, 'the task_completed webhook at the receiver', undefined, 20_000);
@@ -149,7 +152,7 @@ describe('the requester console', () => {
       const attempt = delivered.getByTestId('attempt-row').first();
       expect(await attempt.innerText()).toMatch(/200[\s\S]*ms[\s\S]*\{"received":true\}/);
       expect(await delivered.innerText()).toContain(first);
-      await h.screenshot(page, 'console-webhooks');
+      await consoleScreenshot(page, 'webhooks');
 
       // Redeliver: the receiver gets the same event again (same webhook-id), and the log a second attempt.
       await delivered.getByTestId('redeliver').click();
@@ -178,7 +181,7 @@ describe('the requester console', () => {
         committed: '$1.50',
       });
       expect(await page.getByTestId('daily-chart').getAttribute('aria-label')).toMatch(/3 tasks created, 1 completed/);
-      await h.screenshot(page, 'console-project');
+      await consoleScreenshot(page, 'project');
       const summary = await overview.openCancelDialog();
       expect(summary).toMatch(/2 tasks will leave[\s\S]*\$1\.50 of reward/);
       await h.screenshot(page, 'console-cancel-dialog');
@@ -206,9 +209,74 @@ describe('the requester console', () => {
       const card = page.getByTestId('project-card');
       await card.waitFor();
       expect(await card.innerText()).toMatch(/Find cars and people[\s\S]*Complete\s+1[\s\S]*Outstanding\s+0[\s\S]*Cancelled\s+2[\s\S]*Submissions\s+3[\s\S]*Paid\s+\$0\.75[\s\S]*Committed\s+\$0\.00/);
-      await h.screenshot(page, 'console-projects');
+      await consoleScreenshot(page, 'projects');
     } finally {
       await receiver.stop();
     }
+  });
+
+  it('fits a phone screen and can be used from the keyboard', async () => {
+    const h = harness();
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 2 });
+    const page = await h.newPage({ as: requester, viewport: { width: 390, height: 844 } });
+
+    // No console page scrolls sideways at phone width (wide tables scroll inside their own box).
+    const pages = [
+      '/console',
+      '/console/projects/new',
+      `/console/projects/${projectUuid}`,
+      `/console/projects/${projectUuid}/tasks`,
+      `/console/projects/${projectUuid}/settings`,
+      `/console/projects/${projectUuid}/tasks/${taskUuids[0]}`,
+      '/console/keys',
+      '/console/webhooks',
+    ];
+    for (const path of pages) {
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect({ path, width }).toEqual({ path, width: 390 });
+    }
+    await page.goto(`/console/projects/${projectUuid}`);
+    await page.getByTestId('progress-stats').waitFor();
+    await consoleScreenshot(page, 'phone-project');
+
+    // Keys from the keyboard: create a test key, reach its copy button, revoke it through the dialog.
+    const keys = new ApiKeysPage(page);
+    await keys.open();
+    await tabTo(page, /^Create test key$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('new-key-secret').waitFor();
+    expect(await page.getByTestId('new-key-secret').innerText()).toMatch(/^cb_test_/);
+    await tabTo(page, /^Copy API key/);
+    await tabTo(page, /^Revoke key cb_test_/);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    // A destructive dialog starts on its safe button, and Escape leaves everything as it was.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await keys.rows.filter({ hasText: 'cb_test_' }).innerText()).toContain('active');
+    await tabTo(page, /^Revoke key cb_test_/);
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expectEventually(async () => /revoked/.test(await keys.rows.filter({ hasText: 'cb_test_' }).innerText()), 'the test key to show as revoked');
+    expect(await keys.rows.filter({ hasText: 'cb_live_' }).innerText()).toContain('active');
+
+    // The tasks of a project, reached and filtered without a mouse.
+    await page.goto(`/console/projects/${projectUuid}`);
+    await page.getByTestId('progress-stats').waitFor();
+    await tabTo(page, /^Tasks$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/console/projects/${projectUuid}/tasks`);
+    await tabTo(page, /All tasks/);
+    await page.keyboard.press('ArrowDown'); // Outstanding
+    await page.waitForURL(/state=incomplete/);
+    const tasks = new TaskListPage(page);
+    await expectEventually(async () => (await tasks.uuids()).length === 2, 'both outstanding tasks');
   });
 });

@@ -30,7 +30,10 @@ export function DailyChart({ daily, size = 'large' }: Props) {
 
   return (
     <figure className={`cbc-chart cbc-chart--${size}`}>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={summary} preserveAspectRatio="none" data-testid="daily-chart">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img"
+        aria-label={summary}
+        preserveAspectRatio={size === 'small' ? 'none' : 'xMidYMid meet'}
+        data-testid="daily-chart">
         {size === 'large' && (
           <g className="cbc-chart__axis" aria-hidden="true">
             <line x1={pad.left} x2={width - pad.right} y1={y(0)} y2={y(0)} />
@@ -53,6 +56,7 @@ export function DailyChart({ daily, size = 'large' }: Props) {
             )}
           </g>
         )}
+        {size === 'small' && <line className="cbc-chart__base" x1={0} x2={width} y1={y(0)} y2={y(0)} aria-hidden="true" />}
         {daily.map((d, i) => {
           const x = pad.left + i * slot + (slot - 2 * bar) / 2;
           return (

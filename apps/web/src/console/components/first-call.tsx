@@ -4,17 +4,19 @@ interface Props {
   projectUuid: string;
   /** The variables a task of this project needs, shown with placeholder values. */
   variables?: string[];
+  /** The one that holds the image URL. */
+  imageVariable?: string;
   /** A key just created; otherwise the snippet reads it from an environment variable. */
   secret?: string;
 }
 
 /** The first add_task call, ready to paste: this server's address, the project's UUID, the key. */
-export function FirstCall({ projectUuid, variables = ['image_url'], secret }: Props) {
+export function FirstCall({ projectUuid, variables = ['image_url'], imageVariable = 'image_url', secret }: Props) {
   const origin = window.location.origin;
   const substitutions = Object.fromEntries(
-    variables.map((name) => [name, name === 'image_url' ? 'https://example.com/photo.jpg' : `your ${name}`]),
+    variables.map((name) => [name, name === imageVariable ? 'https://example.com/photo.jpg' : `your ${name}`]),
   );
-  const body = JSON.stringify({ task: { project_uuid: projectUuid, substitutions } });
+  const body = JSON.stringify({ task: { project_uuid: projectUuid, substitutions } }, null, 2);
   const key = secret ?? '$CROWDBOX_API_KEY';
   const snippet = [
     `curl -X POST ${origin}/api/v1/projects/add_task \\`,

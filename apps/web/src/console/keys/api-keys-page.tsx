@@ -184,7 +184,7 @@ function FirstCallSection({ secret }: { secret?: string }) {
                   ))}
                 </select>
               </div>
-              <FirstCall projectUuid={project.uuid} variables={variables} secret={secret} />
+              <FirstCall projectUuid={project.uuid} variables={variables} imageVariable={project.image_variable} secret={secret} />
             </>
           );
         }}

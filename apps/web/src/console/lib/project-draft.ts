@@ -30,8 +30,7 @@ export interface VariableDraft {
 export const LABEL_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 
 export const EXAMPLE_TEMPLATE = `<h3>Draw a box around every [[object]]</h3>
-<p>Cover the whole [[object]], edge to edge. Leave out reflections and pictures of [[object]]s.</p>
-<img src="[[image_url]]" alt="the photo to annotate" width="240">`;
+<p>Cover the whole [[object]], edge to edge. Leave out reflections and pictures of [[object]]s.</p>`;
 
 export function emptyDraft(): ProjectDraft {
   return {
@@ -41,7 +40,6 @@ export function emptyDraft(): ProjectDraft {
     template: EXAMPLE_TEMPLATE,
     variables: {
       object: { default: 'car', sample: '' },
-      image_url: { default: '', sample: 'https://picsum.photos/seed/crowdbox/640/400' },
     },
     labels: [{ name: 'car', color: LABEL_COLORS[0] }],
     image_variable: 'image_url',
@@ -100,8 +98,12 @@ function numeric(value: string): number {
 
 export function toProjectBody(draft: ProjectDraft): CreateProjectBody {
   const variables: Record<string, string | null> = {};
+  const inTemplate = new Set(templateVariables(draft.template));
   for (const name of visibleVariables(draft)) {
     const value = variableDraft(draft, name).default;
+    // Declared without a default, every task would have to give it; an image variable that the template
+    // does not use stays optional (a task may give external_image_url instead).
+    if (value === '' && !inTemplate.has(name)) continue;
     variables[name] = value === '' ? null : value;
   }
   return {

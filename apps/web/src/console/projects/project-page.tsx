@@ -110,7 +110,7 @@ function Overview({ project, progress, onChanged }: { project: ConsoleProjectRes
           <p>
             Tasks come from your programs through the requester API with a <Link to="/console/keys">live API key</Link>.
           </p>
-          <FirstCall projectUuid={project.uuid} variables={variables} />
+          <FirstCall projectUuid={project.uuid} variables={variables} imageVariable={project.image_variable} />
         </section>
 
         <CancelOutstanding projectUuid={project.uuid} progress={progress} onDone={onChanged} />

@@ -18,9 +18,6 @@ export function WebhooksPage() {
             When a task is complete, Crowdbox posts it to the task&apos;s <code>callback_url</code>, signed with your secret.
           </p>
         </div>
-        <button type="button" className="button small" onClick={settings.reload}>
-          Refresh
-        </button>
       </div>
       <LoadView state={settings.state} label="Loading webhook settings" onRetry={settings.reload}>
         {(data) => (
