@@ -110,6 +110,7 @@ describe('a leased task', () => {
     const task = await new TaskPage(page).goto(project.projectUuid);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    expect(await draftKeys(task)).toEqual([`crowdbox:draft:${first}`]);
     await expireLease(h, first);
 
     await page.reload();
@@ -133,5 +134,24 @@ describe('a leased task', () => {
     await page.clock.fastForward(31_000);
     await task.expired.waitFor();
     expect(await task.expired.innerText()).toContain('The 1 box you drew on it was not sent.');
+  });
+});
+
+describe('the annotator page on a phone', () => {
+  it('fits the width, puts the time and instructions first, and still draws', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h);
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker, viewport: { width: 390, height: 844 } });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const stage = await task.annotator.stage.boundingBox();
+    const countdown = await task.countdown.boundingBox();
+    expect(stage?.width).toBeGreaterThan(300);
+    expect(countdown!.y).toBeLessThan(stage!.y);
+    await task.annotator.stage.scrollIntoViewIfNeeded();
+    await task.annotator.drawBox(0.2, 0.2, 0.6, 0.7);
+    await task.submitButton.scrollIntoViewIfNeeded();
+    expect(await task.submitButton.innerText()).toBe('Submit 1 box');
   });
 });

@@ -1,7 +1,7 @@
 import type { Box } from '@crowdbox/boxes';
 import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, errorItems, type ApiResult } from '../api/client';
+import { ApiError, errorItems } from '../api/client';
 import { CHECKOUT_EXPIRED, NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { formatCents } from '../shell/format';
 import { allDrafts, clearDraft, loadDraft } from './draft-store';
@@ -20,13 +20,28 @@ export interface LeaseNotice {
   text: string;
 }
 
-// One checkout request per project at a time: StrictMode's double effect (or a double click) shares it
-// instead of racing two POSTs.
-const inFlight = new Map<string, Promise<ApiResult<CheckoutResponse>>>();
-function checkOutOnce(projectUuid: string): Promise<ApiResult<CheckoutResponse>> {
+interface LeaseHandout {
+  checkout: CheckoutResponse;
+  resumed: boolean;
+  /** Drafts of this project's earlier leases that ended unsubmitted (now cleared): how many, and their boxes. */
+  lostLeases: number;
+  lostBoxes: number;
+}
+
+async function checkOut(projectUuid: string): Promise<LeaseHandout> {
+  const { data: checkout, status } = await workApi.checkOut(projectUuid);
+  const lost = allDrafts().filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
+  for (const d of lost) clearDraft(d.checkout_id);
+  return { checkout, resumed: status === 200, lostLeases: lost.length, lostBoxes: lost.reduce((n, d) => n + d.boxes.length, 0) };
+}
+
+// One checkout per project at a time: StrictMode's double effect (or a double click) shares it, and
+// with it the one look at the drafts, instead of racing two POSTs.
+const inFlight = new Map<string, Promise<LeaseHandout>>();
+function checkOutOnce(projectUuid: string): Promise<LeaseHandout> {
   let pending = inFlight.get(projectUuid);
   if (!pending) {
-    pending = workApi.checkOut(projectUuid).finally(() => inFlight.delete(projectUuid));
+    pending = checkOut(projectUuid).finally(() => inFlight.delete(projectUuid));
     inFlight.set(projectUuid, pending);
   }
   return pending;
@@ -49,21 +64,18 @@ export function useTaskLease(projectUuid: string) {
       setState({ kind: 'loading' });
       setActionErrors([]);
       try {
-        const { data: checkout, status } = await checkOutOnce(projectUuid);
+        const { checkout, resumed, lostLeases, lostBoxes } = await checkOutOnce(projectUuid);
         if (!alive.current) return;
-        const lost = allDrafts().filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
-        for (const d of lost) clearDraft(d.checkout_id);
-        const lostBoxes = lost.reduce((n, d) => n + d.boxes.length, 0);
         const draft = loadDraft(checkout.checkout_id);
         setNotice(
-          lost.length > 0
+          lostLeases > 0
             ? {
                 tone: 'warning',
                 text: `Your previous task here ended before it was submitted (time ran out)${lostBoxes ? `; its ${lostBoxes} ${lostBoxes === 1 ? 'box was' : 'boxes were'} not sent` : ''}. This is a new task.`,
               }
             : afterNotice,
         );
-        setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], resumed: status === 200 });
+        setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], resumed });
       } catch (error) {
         if (!alive.current) return;
         if (error instanceof ApiError && error.status === 404 && error.has(NO_TASK_AVAILABLE)) {
