@@ -1,7 +1,7 @@
 import type Konva from 'konva';
 import { useEffect, useRef } from 'react';
 import type { JSX } from 'react';
-import { Image as KonvaImage, Label, Layer, Rect, Stage, Tag, Text, Transformer } from 'react-konva';
+import { Image as KonvaImage, Label, Layer, Rect, Stage, Tag, Text, Transformer } from './konva-parts';
 import type { OverlayBoxSet } from '../annotator.types';
 import { actions } from '../store/editor.actions';
 import type { EditorAction } from '../store/editor.actions';

@@ -1,7 +1,7 @@
 import type Konva from 'konva';
 import { memo } from 'react';
 import type { JSX } from 'react';
-import { Rect } from 'react-konva';
+import { Rect } from './konva-parts';
 import type { Point } from '@crowdbox/boxes';
 import { withAlpha } from './label-colors.util';
 

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { JSX } from 'react';
-import { Layer } from 'react-konva';
+import { Layer } from './konva-parts';
 import type { Box, Viewport } from '@crowdbox/boxes';
 import { BoxShape } from './box-shape';
 import type { BoxHandlers } from './box-shape';

@@ -1,4 +1,4 @@
-import Konva from 'konva';
+import { KonvaCore } from './konva-parts';
 import type { LabelInfo } from '@crowdbox/contracts';
 
 /** Colour of a box whose label is not among the project's labels. */
@@ -10,6 +10,6 @@ export function labelColors(labels: readonly LabelInfo[]): Map<string, string> {
 
 /** The colour with another alpha, for the fill of a selected box; any CSS colour Konva can parse. */
 export function withAlpha(color: string, alpha: number): string {
-  const { r, g, b } = Konva.Util.colorToRGBA(color) ?? { r: 158, g: 158, b: 158 };
+  const { r, g, b } = KonvaCore.Util.colorToRGBA(color) ?? { r: 158, g: 158, b: 158 };
   return `rgba(${r}, ${g}, ${b}, ${alpha})`;
 }

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { JSX } from 'react';
-import { Rect } from 'react-konva';
+import { Rect } from './konva-parts';
 import type { Viewport } from '@crowdbox/boxes';
 import type { OverlayBoxSet } from '../annotator.types';
 import { UNKNOWN_LABEL_COLOR } from './label-colors.util';

@@ -13,6 +13,9 @@ export interface BoxListProps {
   onDelete: (index: number) => void;
 }
 
+/** Edited boxes are integers; read-only ones (a consensus) may not be, and get one decimal. */
+const num = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
 interface BoxItemProps {
   box: Box;
   index: number;
@@ -54,7 +57,7 @@ const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, o
         <span aria-hidden style={s.swatch(color)} />
         <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{box.label || '(no label)'}</span>
         <span style={{ marginLeft: 'auto', fontSize: 12, color: '#59636e', fontVariantNumeric: 'tabular-nums' }}>
-          {box.center_x},{box.center_y} {box.width}×{box.height}
+          {num(box.center_x)},{num(box.center_y)} {num(box.width)}×{num(box.height)}
         </span>
       </button>
       {editable && (

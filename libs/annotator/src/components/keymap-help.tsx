@@ -23,7 +23,13 @@ const GROUPS: Array<KeyBinding['group']> = ['Draw and select', 'Edit', 'View', '
 
 /** The keymap, as the user sees it after pressing `?`: built from the same bindings the keys run. */
 export function KeymapHelp({ keymap = KEYMAP, onClose }: KeymapHelpProps): JSX.Element {
-  const shown = keymap.filter((b) => b.scope !== 'help');
+  // One row per display and description: the four arrows are one row, not four.
+  const rows = new Map<string, { group: KeyBinding['group']; keys: string[]; description: string }>();
+  for (const b of keymap) {
+    if (b.scope === 'help') continue;
+    const keys = b.display ? [b.display] : b.keys.map(formatCombo);
+    rows.set(`${keys.join('|')}|${b.description}`, { group: b.group, keys, description: b.description });
+  }
   return (
     <div
       role="dialog"
@@ -49,19 +55,23 @@ export function KeymapHelp({ keymap = KEYMAP, onClose }: KeymapHelpProps): JSX.E
           </button>
         )}
       </div>
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))', gap: 16 }}>
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 16 }}>
         {GROUPS.map((group) => (
           <table key={group} style={{ borderCollapse: 'collapse', alignSelf: 'start' }}>
             <caption style={{ ...s.heading, textAlign: 'left' }}>{group}</caption>
             <tbody>
-              {shown
-                .filter((b) => b.group === group)
-                .map((b) => (
-                  <tr key={b.id}>
-                    <td style={{ padding: '2px 12px 2px 0', whiteSpace: 'nowrap' }}>
-                      <kbd>{b.display ?? b.keys.map(formatCombo).join(' / ')}</kbd>
+              {[...rows.values()]
+                .filter((row) => row.group === group)
+                .map((row) => (
+                  <tr key={`${row.keys.join('|')}|${row.description}`}>
+                    <td style={{ padding: '2px 12px 2px 0', whiteSpace: 'nowrap', verticalAlign: 'top' }}>
+                      {row.keys.map((k) => (
+                        <kbd key={k} style={{ display: 'block' }}>
+                          {k}
+                        </kbd>
+                      ))}
                     </td>
-                    <td style={{ padding: '2px 0' }}>{b.description}</td>
+                    <td style={{ padding: '2px 0' }}>{row.description}</td>
                   </tr>
                 ))}
             </tbody>

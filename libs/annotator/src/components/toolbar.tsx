@@ -34,10 +34,10 @@ export function Toolbar(props: ToolbarProps): JSX.Element {
       </button>
       {editable && (
         <>
-          <button type="button" style={s.button} onClick={props.onUndo} disabled={!canUndo} title="Undo (Ctrl/⌘ + Z)">
+          <button type="button" style={s.button} onClick={props.onUndo} disabled={!canUndo} title="Undo (Ctrl/⌘+Z)">
             Undo
           </button>
-          <button type="button" style={s.button} onClick={props.onRedo} disabled={!canRedo} title="Redo (Ctrl/⌘ + Shift + Z)">
+          <button type="button" style={s.button} onClick={props.onRedo} disabled={!canRedo} title="Redo (Ctrl/⌘+Shift+Z, Ctrl+Y)">
             Redo
           </button>
         </>

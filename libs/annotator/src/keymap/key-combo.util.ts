@@ -81,11 +81,11 @@ const DISPLAY: Record<string, string> = {
   tab: 'Tab',
 };
 
-/** How a combo is shown to the user: 'mod+shift+z' -> 'Ctrl/⌘ + Shift + Z'. */
+/** How a combo is shown to the user: 'mod+shift+z' -> 'Ctrl/⌘+Shift+Z'. */
 export function formatCombo(combo: string): string {
   return combo
     .toLowerCase()
     .split('+')
     .map((part) => DISPLAY[part] ?? part.toUpperCase())
-    .join(' + ');
+    .join('+');
 }

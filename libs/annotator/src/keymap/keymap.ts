@@ -22,7 +22,7 @@ export interface KeyBinding {
   when?: 'selection' | 'noSelection' | 'boxes';
   group: 'Draw and select' | 'Edit' | 'View' | 'Help';
   description: string;
-  /** Shown instead of the list of keys (for 1–9). */
+  /** Shown instead of the list of keys; bindings with the same display and description share a help row. */
   display?: string;
   /** The command for the key that was pressed (the digit, for 1–9). */
   command: KeyCommand | ((key: string) => KeyCommand);
@@ -68,7 +68,8 @@ export const KEYMAP: readonly KeyBinding[] = [
     scope: 'editor',
     when: 'selection',
     group: 'Edit',
-    description: `Move the box ${a.name} by ${NUDGE} px`,
+    display: '← → ↑ ↓',
+    description: `Move the selected box ${NUDGE} px`,
     command: act(actions.nudgeSelected(a.dx * NUDGE, a.dy * NUDGE)),
   })),
   ...arrows.map((a): KeyBinding => ({
@@ -77,22 +78,27 @@ export const KEYMAP: readonly KeyBinding[] = [
     scope: 'editor',
     when: 'selection',
     group: 'Edit',
-    description: `Move the box ${a.name} by ${BIG_NUDGE} px`,
+    display: 'Shift+arrows',
+    description: `Move the selected box ${BIG_NUDGE} px`,
     command: act(actions.nudgeSelected(a.dx * BIG_NUDGE, a.dy * BIG_NUDGE)),
   })),
-  ...arrows.map((a): KeyBinding => ({
-    id: `resize-${a.name}`,
-    keys: [`alt+${a.key}`, `alt+shift+${a.key}`],
-    scope: 'editor',
-    when: 'selection',
-    group: 'Edit',
-    description: `${a.dx + a.dy > 0 ? 'Grow' : 'Shrink'} the box ${a.dx ? 'width' : 'height'} by 1 px (Shift: 10 px)`,
-    // Right and down grow, left and up shrink, around the box centre.
-    command: (key) => {
-      const step = key.includes('shift') ? BIG_NUDGE : NUDGE;
-      return act(actions.resizeSelected((a.dx + a.dy) * step * Math.abs(a.dx), (a.dx + a.dy) * step * Math.abs(a.dy)));
-    },
-  })),
+  ...arrows.map((a): KeyBinding => {
+    const grow = a.dx + a.dy > 0;
+    return {
+      id: `resize-${a.name}`,
+      keys: [`alt+${a.key}`, `alt+shift+${a.key}`],
+      scope: 'editor',
+      when: 'selection',
+      group: 'Edit',
+      display: grow ? 'Alt+→ / Alt+↓' : 'Alt+← / Alt+↑',
+      description: `${grow ? 'Grow' : 'Shrink'} the width / height ${NUDGE} px (with Shift: ${BIG_NUDGE} px)`,
+      // Right and down grow, left and up shrink, around the box centre.
+      command: (key) => {
+        const step = (grow ? 1 : -1) * (key.includes('shift') ? BIG_NUDGE : NUDGE);
+        return act(actions.resizeSelected(a.dx ? step : 0, a.dy ? step : 0));
+      },
+    };
+  }),
 
   { id: 'zoomIn', keys: ['plus', 'equal'], scope: 'editor', group: 'View', description: 'Zoom in (around the centre)', command: act(actions.zoomBy(1.25)) },
   { id: 'zoomOut', keys: ['minus'], scope: 'editor', group: 'View', description: 'Zoom out (around the centre)', command: act(actions.zoomBy(0.8)) },

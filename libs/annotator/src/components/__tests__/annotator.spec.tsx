@@ -109,7 +109,7 @@ describe('Annotator', () => {
     await renderLoaded();
     expect(screen.queryByTestId('annotator-keymap')).toBeNull();
     act(() => void key('?', { shiftKey: true }));
-    expect(screen.getByTestId('annotator-keymap').textContent).toContain('Ctrl/⌘ + Z');
+    expect(screen.getByTestId('annotator-keymap').textContent).toContain('Ctrl/⌘+Z');
     act(() => void key('Escape'));
     expect(screen.queryByTestId('annotator-keymap')).toBeNull();
   });

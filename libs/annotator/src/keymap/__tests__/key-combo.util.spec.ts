@@ -38,7 +38,7 @@ describe('key combos', () => {
   });
 
   it('formats combos for the keymap help', () => {
-    expect(formatCombo('mod+shift+z')).toBe('Ctrl/⌘ + Shift + Z');
-    expect(formatCombo('alt+arrowright')).toBe('Alt + →');
+    expect(formatCombo('mod+shift+z')).toBe('Ctrl/⌘+Shift+Z');
+    expect(formatCombo('alt+arrowright')).toBe('Alt+→');
   });
 });
