@@ -147,8 +147,9 @@ describe('the annotator page on a phone', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const stage = await task.annotator.stage.boundingBox();
     const countdown = await task.countdown.boundingBox();
-    expect(stage?.width).toBeGreaterThan(300);
-    expect(countdown!.y).toBeLessThan(stage!.y);
+    if (!stage || !countdown) throw new Error('the stage or the countdown is not on the page');
+    expect(stage.width).toBeGreaterThan(300);
+    expect(countdown.y).toBeLessThan(stage.y);
     await task.annotator.stage.scrollIntoViewIfNeeded();
     await task.annotator.drawBox(0.2, 0.2, 0.6, 0.7);
     await task.submitButton.scrollIntoViewIfNeeded();
