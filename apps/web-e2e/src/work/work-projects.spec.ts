@@ -1,7 +1,8 @@
 import { useHarness } from '../../support/harness';
 import { LoginPage } from '../../support/pages/login.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
-import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
+import { TaskPage } from '../../support/pages/task.page';
+import { aProjectWithTasks, aWorker, expireLease, PASSWORD } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -74,5 +75,29 @@ describe('the work list', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/login/);
     expect((await h.api.request({ method: 'GET', url: '/api/session/me' })).status).toBe(401);
+  });
+
+  it('reports boxes of a lease that ran out, and sends a worker whose session ended to log in', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2, displayName: 'Parking lot' });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    await task.annotator.drawBox(0.1, 0.1, 0.3, 0.3);
+    await task.annotator.drawBox(0.5, 0.5, 0.7, 0.7);
+    await expireLease(h, await task.checkoutId());
+
+    const list = await new WorkProjectsPage(page).goto();
+    expect(await page.getByTestId('lost-drafts').innerText()).toContain('the 2 boxes drawn on it were not sent');
+
+    // The session ends elsewhere (another tab logs out): the next call answers 401 and the app asks to log in.
+    expect((await h.api.request({ method: 'POST', url: '/api/session/logout', headers: worker.auth })).status).toBe(200);
+    await list.start('Parking lot');
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === `/work/${project.projectUuid}`);
+    await page.getByLabel('Email').fill(worker.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL((url) => url.pathname === `/work/${project.projectUuid}`);
+    await task.waitForTask();
   });
 });

@@ -39,6 +39,15 @@ export interface ApiResult<T> {
 }
 
 let serverClockOffsetMs = 0;
+let onUnauthorized: (() => void) | null = null;
+
+/**
+ * Called when an API call outside /api/session answers 401: the session ended (expired, logged out in
+ * another tab). The session provider registers itself here so the app can send the user to log in.
+ */
+export function setUnauthorizedHandler(handler: (() => void) | null): void {
+  onUnauthorized = handler;
+}
 
 /**
  * Server time minus browser time, from the `Date` header of the latest reply (1 s resolution, so
@@ -80,6 +89,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     json = undefined;
   }
   if (!res.ok) {
+    if (res.status === 401 && !path.startsWith('/api/session/')) onUnauthorized?.();
     const errors = (json as ErrorBody | undefined)?.errors;
     throw new ApiError(
       res.status,

@@ -1,6 +1,6 @@
 import type { UserResponse } from '@crowdbox/contracts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError } from '../api/client';
+import { ApiError, setUnauthorizedHandler } from '../api/client';
 import { sessionApi } from '../api/session.api';
 
 export type SessionState =
@@ -34,6 +34,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       if (error instanceof ApiError && error.status !== 401) console.warn('Could not read the session:', error.message);
       setState({ status: 'anonymous', user: null });
     }
+  }, []);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => setState({ status: 'anonymous', user: null }));
+    return () => setUnauthorizedHandler(null);
   }, []);
 
   useEffect(() => {

@@ -1,6 +1,6 @@
 import './work.css';
 import type { CheckoutResponse, EarningsResponse, WorkProjectResponse } from '@crowdbox/contracts';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { errorItems } from '../api/client';
 import { workApi } from '../api/work.api';
@@ -25,8 +25,13 @@ async function loadOverview(signal: AbortSignal): Promise<Overview> {
 export function WorkProjectsPage() {
   const { state, reload } = useAsync(loadOverview);
   const activeIds = state.status === 'ok' ? state.data.active.map((c) => c.checkout_id).join(',') : null;
+  // Boxes drawn on a lease that ended unsubmitted are gone from the server's point of view; say so once.
+  const [lostBoxes, setLostBoxes] = useState<number | null>(null);
   useEffect(() => {
-    if (activeIds !== null) pruneDrafts(activeIds ? activeIds.split(',') : []);
+    if (activeIds === null) return;
+    const stale = pruneDrafts(activeIds ? activeIds.split(',') : []);
+    const boxes = stale.reduce((n, d) => n + d.boxes.length, 0);
+    if (boxes > 0) setLostBoxes(boxes);
   }, [activeIds]);
 
   if (state.status === 'loading') return <Loading label="Finding work" />;
@@ -57,6 +62,18 @@ export function WorkProjectsPage() {
           </span>
         </section>
       </div>
+
+      {lostBoxes !== null && (
+        <div className="alert warning notice" role="status" data-testid="lost-drafts">
+          <span>
+            A task you were working on ended before it was submitted (its time ran out); the {lostBoxes} {lostBoxes === 1 ? 'box' : 'boxes'}{' '}
+            drawn on it {lostBoxes === 1 ? 'was' : 'were'} not sent.
+          </span>
+          <button type="button" className="button ghost small" onClick={() => setLostBoxes(null)} aria-label="Dismiss message">
+            ✕
+          </button>
+        </div>
+      )}
 
       {active.length > 0 && (
         <section className="work-section" aria-labelledby="in-progress-title">
