@@ -154,5 +154,7 @@ describe('the annotator page on a phone', () => {
     await task.annotator.drawBox(0.2, 0.2, 0.6, 0.7);
     await task.submitButton.scrollIntoViewIfNeeded();
     expect(await task.submitButton.innerText()).toBe('Submit 1 box');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await h.screenshot(page, 'work-annotator-phone');
   });
 });
