@@ -42,7 +42,12 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
   const tagRef = useRef<Konva.Label>(null);
   const transformerRef = useRef<Konva.Transformer>(null);
 
-  const handlers = useBoxHandlers({ store, dispatch, tag: () => tagRef.current });
+  const handlers = useBoxHandlers({
+    store,
+    dispatch,
+    tag: () => tagRef.current,
+    dragLayer: () => transformerRef.current?.getLayer() ?? null,
+  });
   const gestures = usePointerGestures({
     store,
     dispatch,

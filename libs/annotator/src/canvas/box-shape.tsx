@@ -1,5 +1,5 @@
 import type Konva from 'konva';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { JSX } from 'react';
 import { Rect } from './konva-parts';
 import type { Point } from '@crowdbox/boxes';
@@ -8,6 +8,7 @@ import { withAlpha } from './label-colors.util';
 /** What a box node reports; one stable object for all boxes, so memoized boxes never re-render for it. */
 export interface BoxHandlers {
   dragBound(node: Konva.Node, pos: Point): Point;
+  dragStart(index: number, node: Konva.Rect): void;
   dragMove(index: number, node: Konva.Rect): void;
   dragEnd(index: number, node: Konva.Rect): void;
   transform(index: number, node: Konva.Rect): void;
@@ -48,6 +49,22 @@ export function boxIndexOf(node: Konva.Node): number | null {
  */
 export const BoxShape = memo(function BoxShape(props: BoxShapeProps): JSX.Element {
   const { index, x, y, width, height, color, selected, draggable, handlers } = props;
+  // Stable listeners: a box re-rendered for a new position (zoom, pan) does not rebind its events.
+  const events = useMemo(
+    () => ({
+      dragBoundFunc(this: Konva.Node, pos: Point): Point {
+        return handlers.dragBound(this, pos);
+      },
+      onDragStart: (e: Konva.KonvaEventObject<DragEvent>) => handlers.dragStart(index, e.target as Konva.Rect),
+      onDragMove: (e: Konva.KonvaEventObject<DragEvent>) => handlers.dragMove(index, e.target as Konva.Rect),
+      onDragEnd: (e: Konva.KonvaEventObject<DragEvent>) => handlers.dragEnd(index, e.target as Konva.Rect),
+      onTransform: (e: Konva.KonvaEventObject<Event>) => handlers.transform(index, e.target as Konva.Rect),
+      onTransformEnd: (e: Konva.KonvaEventObject<Event>) => handlers.transformEnd(index, e.target as Konva.Rect),
+      onMouseEnter: (e: Konva.KonvaEventObject<MouseEvent>) => handlers.hover(e.target as Konva.Rect, true),
+      onMouseLeave: (e: Konva.KonvaEventObject<MouseEvent>) => handlers.hover(e.target as Konva.Rect, false),
+    }),
+    [index, handlers],
+  );
   return (
     <Rect
       id={boxNodeId(index)}
@@ -64,19 +81,7 @@ export const BoxShape = memo(function BoxShape(props: BoxShapeProps): JSX.Elemen
       shadowEnabled={false}
       shadowForStrokeEnabled={false}
       draggable={draggable}
-      dragBoundFunc={
-        draggable
-          ? function dragBound(this: Konva.Node, pos: Point): Point {
-              return handlers.dragBound(this, pos);
-            }
-          : undefined
-      }
-      onDragMove={(e) => handlers.dragMove(index, e.target as Konva.Rect)}
-      onDragEnd={(e) => handlers.dragEnd(index, e.target as Konva.Rect)}
-      onTransform={(e) => handlers.transform(index, e.target as Konva.Rect)}
-      onTransformEnd={(e) => handlers.transformEnd(index, e.target as Konva.Rect)}
-      onMouseEnter={(e) => handlers.hover(e.target as Konva.Rect, true)}
-      onMouseLeave={(e) => handlers.hover(e.target as Konva.Rect, false)}
+      {...events}
     />
   );
 });

@@ -14,6 +14,8 @@ export interface BoxHandlerOptions {
   dispatch: (action: EditorAction) => void;
   /** The selected box's label tag, which follows the box while it is dragged or resized. */
   tag: () => Konva.Node | null;
+  /** A small layer the dragged box moves to, so the other boxes are not redrawn on every move. */
+  dragLayer: () => Konva.Layer | null;
 }
 
 const nodeRect = (node: Konva.Rect): NodeRect => ({
@@ -45,7 +47,25 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
       followTag(node);
       node.getLayer()?.batchDraw();
     };
+    let home: { layer: Konva.Layer; index: number } | null = null;
+    // Konva's drag-performance pattern: while dragged, the box lives in the (small) transformer layer,
+    // and it goes back to its place among the boxes before the store and React hear of the move.
+    const goHome = (node: Konva.Rect): void => {
+      if (!home) return;
+      node.moveTo(home.layer);
+      node.zIndex(Math.min(home.index, home.layer.children.length - 1));
+      home = null;
+    };
     return {
+      dragStart(index, node) {
+        const layer = node.getLayer();
+        const dragLayer = latest.current.dragLayer();
+        if (!layer || !dragLayer || layer === dragLayer) return;
+        home = { layer, index };
+        node.moveTo(dragLayer);
+        node.moveToBottom();
+        layer.batchDraw();
+      },
       dragBound(node, pos) {
         const { image, viewport } = latest.current.store.getState();
         if (!image) return pos;
@@ -55,6 +75,7 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
         followTag(node);
       },
       dragEnd(index, node) {
+        goHome(node);
         const { boxes, viewport } = latest.current.store.getState();
         const box = boxes[index];
         if (box) {
