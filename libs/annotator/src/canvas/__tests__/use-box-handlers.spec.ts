@@ -1,4 +1,5 @@
 import { renderHook } from '@testing-library/react';
+import { Rect } from 'konva/lib/shapes/Rect';
 import { KonvaCore } from '../konva-parts';
 import type { EditorAction } from '../../store/editor.actions';
 import { createEditorStore } from '../../store/editor-store';
@@ -20,7 +21,7 @@ function setUp() {
   const dragLayer = new KonvaCore.Layer();
   stage.add(boxesLayer, dragLayer);
   const nodes = store.getState().boxes.map((b, i) => {
-    const node = new KonvaCore.Rect({ id: `box-${i}`, ...boxToScreen(b, ZOOM_2_7) });
+    const node = new Rect({ id: `box-${i}`, ...boxToScreen(b, ZOOM_2_7) });
     boxesLayer.add(node);
     return node;
   });
