@@ -59,8 +59,8 @@ export class ProjectFormPage {
 
   /** The API's error shown under a field, by the field's label. */
   async fieldError(label: string): Promise<string> {
-    const id = await this.field(label).getAttribute('aria-describedby');
-    return id ? this.page.locator(`[id="${id}"]`).innerText() : '';
+    const error = this.page.locator('.field', { has: this.field(label) }).locator('.field-error');
+    return (await error.count()) > 0 ? error.innerText() : '';
   }
 
   async create(): Promise<void> {

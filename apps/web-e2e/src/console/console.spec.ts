@@ -7,8 +7,9 @@ import { addTask, signUpWorker, workOnNextTask, type Box } from './requester-cli
 
 const harness = useHarness();
 const IMAGE = { width: 800, height: 600 };
-const CAR = { name: 'car', color: '#d62728' };
-const PERSON = { name: 'person', color: '#1f77b4' };
+// Colours that stand out on the test image's red car and yellow post.
+const CAR = { name: 'car', color: '#17becf' };
+const PERSON = { name: 'person', color: '#9467bd' };
 
 /**
  * Three workers' boxes around the test image's red car and yellow post, each a few pixels off; the
@@ -273,9 +274,11 @@ describe('the requester console', () => {
     await tabTo(page, /^Tasks$/);
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/console/projects/${projectUuid}/tasks`);
+    await page.getByTestId('task-table').waitFor();
     await tabTo(page, /All tasks/);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SELECT');
     await page.keyboard.press('ArrowDown'); // Outstanding
-    await page.waitForURL(/state=incomplete/);
+    await expectEventually(async () => page.url().endsWith('?state=incomplete'), 'the filter in the address', async () => page.url());
     const tasks = new TaskListPage(page);
     await expectEventually(async () => (await tasks.uuids()).length === 2, 'both outstanding tasks');
   });

@@ -1,3 +1,4 @@
+import { templateVariables } from '@crowdbox/contracts';
 import type { ProjectDraft, VariableDraft } from '../lib/project-draft';
 import { variableDraft, visibleVariables } from '../lib/project-draft';
 
@@ -13,6 +14,7 @@ interface Props {
  */
 export function VariablesEditor({ draft, onChange, errorFor }: Props) {
   const names = visibleVariables(draft);
+  const inTemplate = new Set(templateVariables(draft.template));
   return (
     <fieldset className="cbc-fieldset" data-testid="variables-editor">
       <legend>Variables</legend>
@@ -51,7 +53,7 @@ export function VariablesEditor({ draft, onChange, errorFor }: Props) {
                           id={`${id}-default`}
                           className="input"
                           value={value.default}
-                          placeholder="no default: required per task"
+                          placeholder={inTemplate.has(name) ? 'none: each task gives it' : 'none: optional'}
                           aria-label={`Default for ${name}`}
                           aria-invalid={error ? true : undefined}
                           onChange={(e) => onChange(name, { default: e.target.value })}
@@ -59,14 +61,18 @@ export function VariablesEditor({ draft, onChange, errorFor }: Props) {
                         {error && <p className="field-error">{error}</p>}
                       </td>
                       <td>
-                        <input
-                          id={`${id}-sample`}
-                          className="input"
-                          value={value.sample}
-                          placeholder={value.default || `sample ${name}`}
-                          aria-label={`Sample value of ${name} for the preview`}
-                          onChange={(e) => onChange(name, { sample: e.target.value })}
-                        />
+                        {inTemplate.has(name) ? (
+                          <input
+                            id={`${id}-sample`}
+                            className="input"
+                            value={value.sample}
+                            placeholder={value.default || `sample ${name}`}
+                            aria-label={`Sample value of ${name} for the preview`}
+                            onChange={(e) => onChange(name, { sample: e.target.value })}
+                          />
+                        ) : (
+                          <span className="muted cbc-small">not in the template</span>
+                        )}
                       </td>
                     </tr>
                   );

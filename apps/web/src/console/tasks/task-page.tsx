@@ -55,14 +55,40 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
             boxes={showConsensus ? consensus : []}
             overlays={overlays}
             readOnly
-            height={520}
+            height={560}
           />
         ) : (
           <div className="card cbc-empty">This task has no image.</div>
         )}
       </section>
 
-      <aside className="cbc-task__side">
+      <div className="cbc-task__side">
+        <fieldset className="card cbc-layers">
+          <legend>Layers</legend>
+          <label className="cbc-check">
+            <input type="checkbox" checked={showConsensus} onChange={(e) => setShowConsensus(e.target.checked)} data-testid="toggle-consensus" />
+            <span className="cbc-swatch cbc-swatch--solid" aria-hidden="true" />
+            Consensus ({consensus.length} {consensus.length === 1 ? 'box' : 'boxes'})
+          </label>
+          {submissions.length === 0 && <p className="field-hint">No submissions yet.</p>}
+          {submissions.map((s, i) => (
+            <label key={s.submission_id} className="cbc-check" data-testid="worker-toggle">
+              <input
+                type="checkbox"
+                checked={visible[s.submission_id] ?? false}
+                onChange={(e) => setVisible((v) => ({ ...v, [s.submission_id]: e.target.checked }))}
+              />
+              <span className="cbc-swatch cbc-swatch--dashed" style={{ borderColor: WORKER_COLORS[i % WORKER_COLORS.length] }} aria-hidden="true" />
+              <span className="cbc-check__text">
+                <span className="cbc-mono">{s.worker}</span>
+                <span className="muted cbc-small">
+                  {s.annotations.length} {s.annotations.length === 1 ? 'box' : 'boxes'}, {formatDateTime(s.submitted_at)}
+                </span>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+
         <section className="card">
           <h2>Task</h2>
           <dl className="cbc-facts">
@@ -97,30 +123,7 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
             )}
           </dl>
         </section>
-
-        <fieldset className="card cbc-layers">
-          <legend>Layers</legend>
-          <label className="cbc-check">
-            <input type="checkbox" checked={showConsensus} onChange={(e) => setShowConsensus(e.target.checked)} data-testid="toggle-consensus" />
-            <span className="cbc-swatch cbc-swatch--solid" aria-hidden="true" />
-            Consensus ({consensus.length} {consensus.length === 1 ? 'box' : 'boxes'})
-          </label>
-          {submissions.length === 0 && <p className="field-hint">No submissions yet.</p>}
-          {submissions.map((s, i) => (
-            <label key={s.submission_id} className="cbc-check" data-testid="worker-toggle">
-              <input
-                type="checkbox"
-                checked={visible[s.submission_id] ?? false}
-                onChange={(e) => setVisible((v) => ({ ...v, [s.submission_id]: e.target.checked }))}
-              />
-              <span className="cbc-swatch cbc-swatch--dashed" style={{ borderColor: WORKER_COLORS[i % WORKER_COLORS.length] }} aria-hidden="true" />
-              <span>
-                {s.worker} <span className="muted">({s.annotations.length} {s.annotations.length === 1 ? 'box' : 'boxes'}, {formatDateTime(s.submitted_at)})</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-      </aside>
+      </div>
 
       <section className="card cbc-task__consensus" aria-labelledby="consensus-title">
         <h2 id="consensus-title">Consensus boxes</h2>
