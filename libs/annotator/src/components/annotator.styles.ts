@@ -4,6 +4,8 @@ import type { CSSProperties } from 'react';
 
 export const root = (height: number | string | undefined): CSSProperties => ({
   display: 'flex',
+  // On a narrow screen the sidebar goes below the stage.
+  flexWrap: 'wrap',
   // Without a height of its own the editor fills its parent.
   height: height === undefined ? '100%' : undefined,
   gap: 12,
@@ -14,7 +16,7 @@ export const root = (height: number | string | undefined): CSSProperties => ({
   color: '#1f2328',
 });
 
-export const stageColumn: CSSProperties = { flex: '1 1 auto', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 6 };
+export const stageColumn: CSSProperties = { flex: '1 1 320px', minWidth: 0, display: 'flex', flexDirection: 'column', gap: 6 };
 
 export const stageWrapper = (height: number | string | undefined, cursor: string): CSSProperties => ({
   position: 'relative',
@@ -44,7 +46,7 @@ export const stageMessage: CSSProperties = {
   pointerEvents: 'none',
 };
 
-export const sidebar: CSSProperties = { flex: '0 0 240px', display: 'flex', flexDirection: 'column', gap: 12, minWidth: 0 };
+export const sidebar: CSSProperties = { flex: '1 0 240px', maxWidth: 360, display: 'flex', flexDirection: 'column', gap: 12, minWidth: 0 };
 
 export const toolbar: CSSProperties = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 4 };
 

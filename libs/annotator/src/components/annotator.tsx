@@ -115,7 +115,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
               The image could not be loaded ({imageUrl}).
             </div>
           )}
-          {helpOpen && <KeymapHelp onClose={() => setHelpOpen(false)} />}
+          {helpOpen && <KeymapHelp readOnly={!editable} onClose={() => setHelpOpen(false)} />}
         </div>
       </div>
       <aside style={s.sidebar}>

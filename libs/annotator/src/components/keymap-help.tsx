@@ -7,26 +7,31 @@ import * as s from './annotator.styles';
 export interface KeymapHelpProps {
   /** The bindings to list; the editor's keymap by default. */
   keymap?: readonly KeyBinding[];
+  /** Lists only what a viewer can do: no edit keys, no drawing. */
+  readOnly?: boolean;
   onClose?: () => void;
 }
 
-const POINTER_HELP: Array<[string, string]> = [
-  ['Drag on the image', 'Draw a box with the current label'],
-  ['Click a box', 'Select it'],
-  ['Drag the selected box', 'Move it'],
-  ['Drag a handle', 'Resize the selected box'],
-  ['Wheel', 'Zoom at the cursor'],
-  ['Space + drag, middle drag', 'Pan'],
+const POINTER_HELP: Array<[string, string, 'edit' | 'view']> = [
+  ['Drag on the image', 'Draw a box with the current label', 'edit'],
+  ['Click a box', 'Select it', 'view'],
+  ['Drag the selected box', 'Move it', 'edit'],
+  ['Drag a handle', 'Resize the selected box', 'edit'],
+  ['Wheel', 'Zoom at the cursor', 'view'],
+  ['Space + drag, middle drag', 'Pan', 'view'],
 ];
+
+/** Bindings that change boxes (or the label of the next one): not shown to a viewer. */
+const isEdit = (b: KeyBinding): boolean => b.group === 'Edit' || b.id === 'pickLabel';
 
 const GROUPS: Array<KeyBinding['group']> = ['Draw and select', 'Edit', 'View', 'Help'];
 
 /** The keymap, as the user sees it after pressing `?`: built from the same bindings the keys run. */
-export function KeymapHelp({ keymap = KEYMAP, onClose }: KeymapHelpProps): JSX.Element {
+export function KeymapHelp({ keymap = KEYMAP, readOnly = false, onClose }: KeymapHelpProps): JSX.Element {
   // One row per display and description: the four arrows are one row, not four.
   const rows = new Map<string, { group: KeyBinding['group']; keys: string[]; description: string }>();
   for (const b of keymap) {
-    if (b.scope === 'help') continue;
+    if (b.scope === 'help' || (readOnly && isEdit(b))) continue;
     const keys = b.display ? [b.display] : b.keys.map(formatCombo);
     rows.set(`${keys.join('|')}|${b.description}`, { group: b.group, keys, description: b.description });
   }
@@ -56,7 +61,7 @@ export function KeymapHelp({ keymap = KEYMAP, onClose }: KeymapHelpProps): JSX.E
         )}
       </div>
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(300px, 1fr))', gap: 16 }}>
-        {GROUPS.map((group) => (
+        {GROUPS.filter((group) => [...rows.values()].some((row) => row.group === group)).map((group) => (
           <table key={group} style={{ borderCollapse: 'collapse', alignSelf: 'start' }}>
             <caption style={{ ...s.heading, textAlign: 'left' }}>{group}</caption>
             <tbody>
@@ -80,7 +85,7 @@ export function KeymapHelp({ keymap = KEYMAP, onClose }: KeymapHelpProps): JSX.E
         <table style={{ borderCollapse: 'collapse', alignSelf: 'start' }}>
           <caption style={{ ...s.heading, textAlign: 'left' }}>Mouse</caption>
           <tbody>
-            {POINTER_HELP.map(([what, does]) => (
+            {POINTER_HELP.filter(([, , kind]) => !readOnly || kind === 'view').map(([what, does]) => (
               <tr key={what}>
                 <td style={{ padding: '2px 12px 2px 0', whiteSpace: 'nowrap' }}>{what}</td>
                 <td style={{ padding: '2px 0' }}>{does}</td>

@@ -15,10 +15,10 @@ export interface LabelPickerProps {
 export function LabelPicker({ labels, active, hasSelection, disabled, onPick }: LabelPickerProps): JSX.Element {
   return (
     <section aria-label="Labels">
-      <h3 style={s.heading}>{hasSelection ? 'Label of the selected box' : 'Label for new boxes'}</h3>
+      <h3 style={s.heading}>{disabled ? 'Labels' : hasSelection ? 'Label of the selected box' : 'Label for new boxes'}</h3>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}>
         {labels.map((label, i) => {
-          const pressed = label.name === active;
+          const pressed = !disabled && label.name === active;
           return (
             <button
               key={label.name}

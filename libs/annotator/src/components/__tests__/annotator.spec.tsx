@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Box } from '@crowdbox/boxes';
 import type { LabelInfo } from '@crowdbox/contracts';
 import { Annotator } from '../annotator';
+import { KeymapHelp } from '../keymap-help';
 import type { AnnotatorProps } from '../../annotator.types';
 import { installFakeImage, installStageSize } from './fake-image';
 
@@ -148,5 +149,20 @@ describe('Annotator', () => {
     rerender(<Annotator imageUrl="/img/a.jpg" labels={LABELS} boxes={[BOXES[1]]} onChange={onChange} />);
     expect(items()).toHaveLength(1);
     expect(onChange).not.toHaveBeenCalled();
+  });
+});
+
+describe('KeymapHelp', () => {
+  it('lists the edit keys to an editor and only the viewing keys to a viewer', () => {
+    const { unmount } = render(<KeymapHelp />);
+    expect(screen.getByTestId('annotator-keymap').textContent).toContain('Delete the selected box');
+    expect(screen.getByTestId('annotator-keymap').textContent).toContain('Draw a box');
+    unmount();
+    render(<KeymapHelp readOnly />);
+    const text = screen.getByTestId('annotator-keymap').textContent ?? '';
+    expect(text).not.toContain('Delete the selected box');
+    expect(text).not.toContain('Draw a box');
+    expect(text).toContain('Zoom at the cursor');
+    expect(text).toContain('Select the next box');
   });
 });
