@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTemplateDatabase } from './server/template-database';
@@ -20,7 +20,10 @@ export default async function globalSetup(): Promise<void> {
     cwd: repoRoot,
     stdio: 'inherit',
   });
-  if (result.status !== 0) throw new Error(`vite build of apps/web failed (exit ${result.status})`);
+  if (result.status !== 0) {
+    rmSync(outDir, { recursive: true, force: true });
+    throw new Error(`vite build of apps/web failed (exit ${result.status})`);
+  }
   process.env.CB_E2E_WEB_DIST = outDir;
   process.env.CB_E2E_WEB_DIST_OWNED = 'true';
 }
