@@ -48,15 +48,24 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
       cleanup();
       onUp(null);
     };
+    // Escape abandons the gesture; taken in the capture phase so the keymap does not also see it.
+    const escape = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape' && e.key !== 'Esc') return;
+      e.preventDefault();
+      e.stopPropagation();
+      cancel();
+    };
     const cleanup = (): void => {
       window.removeEventListener('pointermove', onMove);
       window.removeEventListener('pointerup', up);
       window.removeEventListener('pointercancel', cancel);
+      window.removeEventListener('keydown', escape, true);
       stop.current = null;
     };
     window.addEventListener('pointermove', onMove);
     window.addEventListener('pointerup', up);
     window.addEventListener('pointercancel', cancel);
+    window.addEventListener('keydown', escape, true);
     stop.current = cancel;
   }, []);
 
