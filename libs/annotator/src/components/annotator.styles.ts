@@ -46,7 +46,7 @@ export const stageMessage: CSSProperties = {
   pointerEvents: 'none',
 };
 
-export const sidebar: CSSProperties = { flex: '1 0 240px', maxWidth: 360, display: 'flex', flexDirection: 'column', gap: 12, minWidth: 0 };
+export const sidebar: CSSProperties = { flex: '0 0 240px', display: 'flex', flexDirection: 'column', gap: 12, minWidth: 0 };
 
 export const toolbar: CSSProperties = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 4 };
 
