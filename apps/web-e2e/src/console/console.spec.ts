@@ -205,11 +205,27 @@ describe('the requester console', () => {
       await overview.open(projectUuid);
       expect(await page.getByTestId('download-json').getAttribute('href')).toBe(`/api/console/projects/${projectUuid}/results?format=json`);
 
+      // Settings: the API's refusal shows under the label it names; a good change is saved and shown.
+      await page.getByRole('link', { name: 'Settings', exact: true }).click();
+      await form.field('Display name').waitFor();
+      expect(await form.field('Display name').inputValue()).toBe('Find cars and people');
+      await form.setLabel(2, 'car', '#2ca02c');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const labelError = page.getByTestId('labels-editor').locator('.field-error');
+      await labelError.waitFor();
+      expect(await labelError.innerText()).toContain('"car" appears twice');
+      await consoleScreenshot(page, 'project-settings');
+      await form.setLabel(2, 'bicycle', '#2ca02c');
+      await form.field('Display name').fill('Find cars, people and bicycles');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await page.getByRole('heading', { name: 'Find cars, people and bicycles', level: 1 }).waitFor();
+
       // The project list sums it up.
       await page.goto('/console');
       const card = page.getByTestId('project-card');
       await card.waitFor();
-      expect(await card.innerText()).toMatch(/Find cars and people[\s\S]*Complete\s+1[\s\S]*Outstanding\s+0[\s\S]*Cancelled\s+2[\s\S]*Submissions\s+3[\s\S]*Paid\s+\$0\.75[\s\S]*Committed\s+\$0\.00/);
+      expect(await card.innerText()).toMatch(/Find cars, people and bicycles[\s\S]*Complete\s+1[\s\S]*Outstanding\s+0[\s\S]*Cancelled\s+2[\s\S]*Submissions\s+3[\s\S]*Paid\s+\$0\.75[\s\S]*Committed\s+\$0\.00/);
       await consoleScreenshot(page, 'projects');
     } finally {
       await receiver.stop();

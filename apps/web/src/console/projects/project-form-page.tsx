@@ -37,7 +37,7 @@ function EditProject({ uuid }: { uuid: string }) {
         {(project) => (
           <>
             <ProjectHeader uuid={uuid} title={project.display_name} />
-            <ProjectForm key={project.updated_at} initial={draftFromProject(project)} project={project} />
+            <ProjectForm key={project.uuid} initial={draftFromProject(project)} project={project} onSaved={reload} />
           </>
         )}
       </LoadView>
@@ -61,7 +61,14 @@ function isShownByAField(field: string): boolean {
   return KNOWN_FIELDS.includes(field) || field === 'labels' || field.startsWith('labels.') || field.startsWith('variables.');
 }
 
-function ProjectForm({ initial, project }: { initial: ProjectDraft; project?: ConsoleProjectResponse }) {
+interface FormProps {
+  initial: ProjectDraft;
+  /** The project being edited; none for a new one. */
+  project?: ConsoleProjectResponse;
+  onSaved?: () => void;
+}
+
+function ProjectForm({ initial, project, onSaved }: FormProps) {
   const navigate = useNavigate();
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
@@ -99,6 +106,7 @@ function ProjectForm({ initial, project }: { initial: ProjectDraft; project?: Co
       if (project) {
         await consoleApi.updateProject(project.uuid, body);
         setSaved(true);
+        onSaved?.();
       } else {
         const created = await consoleApi.createProject(body);
         navigate(`/console/projects/${created.uuid}`);
