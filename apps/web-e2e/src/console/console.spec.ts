@@ -234,7 +234,7 @@ describe('the requester console', () => {
 
   it('fits a phone screen and can be used from the keyboard', async () => {
     const h = harness();
-    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 2 });
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 27 });
     const page = await h.newPage({ as: requester, viewport: { width: 390, height: 844 } });
 
     // No console page scrolls sideways at phone width (wide tables scroll inside their own box).
@@ -295,7 +295,14 @@ describe('the requester console', () => {
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SELECT');
     await page.keyboard.press('ArrowDown'); // Outstanding
     await expectEventually(async () => page.url().endsWith('?state=incomplete'), 'the filter in the address', async () => page.url());
+    // 25 a page, newest first: the second page holds the two oldest.
     const tasks = new TaskListPage(page);
-    await expectEventually(async () => (await tasks.uuids()).length === 2, 'both outstanding tasks');
+    await expectEventually(async () => (await tasks.uuids()).length === 25, 'a first page of 25 tasks');
+    expect((await tasks.uuids())[0]).toBe(taskUuids[26]);
+    await tabTo(page, /^Older/);
+    await page.keyboard.press('Enter');
+    await expectEventually(async () => (await tasks.uuids()).join() === [taskUuids[1], taskUuids[0]].join(), 'the two oldest tasks on page 2');
+    await page.getByRole('button', { name: '← Newer' }).click();
+    await expectEventually(async () => (await tasks.uuids()).length === 25, 'page 1 again');
   });
 });
