@@ -111,6 +111,11 @@ describe('the requester console', () => {
         await addTask(h.baseUrl, secret, { project_uuid: projectUuid, external_image_url: image }),
       ];
 
+      // The key's last use is listed now (the secret itself never again).
+      await keys.open();
+      await expectEventually(async () => !/never/.test(await keys.rows.first().innerText()), "the key's last use");
+      expect(await page.getByTestId('new-key').count()).toBe(0);
+
       await tasks.open(projectUuid);
       expect(await tasks.uuids()).toEqual([rest[1], rest[0], first]);
       await tasks.filter('Complete');
