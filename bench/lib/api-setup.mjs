@@ -42,6 +42,47 @@ export async function setUpRequester(baseUrl, projectNames) {
   return { token: signup.data.token, liveKey: key.data.secret, projects };
 }
 
+/**
+ * Signs up `count` users (workers) through the API, `concurrency` at a time. Resolves to
+ * [{ userId, token, auth }] in sign-up order.
+ */
+export async function signUpUsers(baseUrl, count, { prefix = 'bench-worker', concurrency = 8 } = {}) {
+  const stamp = Date.now().toString(36);
+  const users = new Array(count);
+  let next = 0;
+  const one = async () => {
+    while (next < count) {
+      const i = next++;
+      const res = await call(baseUrl, 'POST', '/api/session/signup', {
+        body: { email: `${prefix}-${stamp}-${i}@example.com`, password: 'correct horse battery', name: `Bench Worker ${i}` },
+      });
+      users[i] = { userId: res.data.user.id, token: res.data.token, auth: { authorization: `Bearer ${res.data.token}` } };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, one));
+  return users;
+}
+
+/**
+ * Adds `count` tasks to a project through POST /api/v1/projects/add_tasks in batches of up to 1,000
+ * (`concurrency` batches in flight). Resolves to the number of tasks answered 201.
+ */
+export async function addTasksInBulk(baseUrl, { liveKey, projectUuid, count, requiredSubmissions, batchSize = 1000, concurrency = 2 }) {
+  let left = count;
+  let added = 0;
+  const one = async () => {
+    while (left > 0) {
+      const n = Math.min(batchSize, left);
+      left -= n;
+      const tasks = Array.from({ length: n }, () => ({ substitutions: { object: 'car' }, required_submissions: requiredSubmissions }));
+      await call(baseUrl, 'POST', '/api/v1/projects/add_tasks', { headers: { apikey: liveKey }, body: { project_uuid: projectUuid, tasks } });
+      added += n;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, one));
+  return added;
+}
+
 /** One request, checked: used as a smoke test before a suite is timed. */
 export async function expectStatus(url, { method = 'POST', headers, body, status }) {
   const res = await fetch(url, { method, headers, body });

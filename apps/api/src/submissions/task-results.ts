@@ -19,6 +19,26 @@ export const SUBMISSIONS_JSON_SQL = `
       'image_height', s.image_height, 'created_at', s.created_at) ORDER BY s.created_at, s.id)
     FROM submissions s WHERE s.task_id = t.id), '[]'::json) AS subs`;
 
+/**
+ * Only what the consensus reads of each submission, as a JSON array of `[worker_id, boxes]` pairs
+ * (oldest first), for the task aliased `t`: the project export's query, which reads every submission
+ * of up to 100,000s of tasks, so a smaller row is less for PostgreSQL to build and for us to parse.
+ */
+export const CONSENSUS_INPUT_JSON_SQL = `
+  coalesce((SELECT json_agg(json_build_array(s.worker_id, s.boxes) ORDER BY s.created_at, s.id)
+    FROM submissions s WHERE s.task_id = t.id), '[]'::json) AS subs`;
+
+/** A submission as CONSENSUS_INPUT_JSON_SQL selects it. */
+export type ConsensusInput = [workerId: string, boxes: Annotation[]];
+
+/** consensusOf for rows of CONSENSUS_INPUT_JSON_SQL. */
+export function consensusOfInputs(inputs: ConsensusInput[], iouThreshold: number): ConsensusAnnotation[] {
+  return consensus(
+    inputs.map(([worker, boxes]) => ({ worker, boxes })),
+    { iouThreshold },
+  );
+}
+
 /** The consensus of a complete task's submissions (API.md §5), through libs/boxes. */
 export function consensusOf(submissions: SubmissionRow[], iouThreshold: number): ConsensusAnnotation[] {
   return consensus(

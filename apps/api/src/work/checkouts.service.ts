@@ -2,11 +2,12 @@ import type { CheckoutResponse } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
-import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import type { PreparedStatement } from '../database/prepared-statement';
 import { ProjectsService } from '../projects/projects.service';
 import { CHECKOUT_ROW_SQL, toCheckoutResponse, type CheckoutRow } from './checkout.mapper';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
@@ -71,24 +72,47 @@ export class CheckoutsService {
     if (project.accountId === worker.accountId) {
       throw ApiException.of(403, 'project_uuid', 'this project belongs to your own account; workers take other accounts\u2019 tasks');
     }
-    for (let attempt = 1; ; attempt++) {
-      let rows: CheckoutRow[];
-      try {
-        rows = await runPrepared<CheckoutRow>(this.db, LEASE_NEXT_TASK, [project.id, worker.userId, randomUUID()]);
-      } catch (error) {
-        const code = sqlState(error);
-        if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
-        if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
-        throw error;
+    const leased = await this.leaseNextTask(project.id, worker.userId);
+    if (leased) {
+      this.expiry.schedule(leased.checkout_id, leased.expires_at);
+      return { checkout: toCheckoutResponse(leased), created: true };
+    }
+    const held = await this.activeCheckouts(worker, project.id);
+    if (held[0]) return { checkout: held[0], created: false };
+    throw workErrors.noTaskAvailable();
+  }
+
+  /**
+   * Runs LEASE_NEXT_TASK until it leases a task, finds none (undefined), or has lost the race
+   * MAX_ATTEMPTS times (no task available). Every attempt runs on one pool client, released cleanly
+   * after a conflict: pg-pool closes a client released with an error, which is what Pool#query
+   * (runPrepared) does on any failed statement, so each lost race used to cost a new PostgreSQL
+   * connection and a new PREPARE of this statement (docs/performance.md, "Checkout and submit").
+   */
+  private async leaseNextTask(projectId: string, workerId: string): Promise<CheckoutRow | undefined> {
+    const pool = (this.db.driver as unknown as { master: Pool }).master;
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const result = await client.query<CheckoutRow>({
+            name: LEASE_NEXT_TASK.name,
+            text: LEASE_NEXT_TASK.text,
+            values: [projectId, workerId, randomUUID()],
+          });
+          return result.rows[0];
+        } catch (error) {
+          const code = sqlState(error);
+          // A failed autocommit statement leaves the connection idle and usable; anything else does not.
+          if (!code) broken = error as Error;
+          if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
+          if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
+          throw error;
+        }
       }
-      const leased = rows[0];
-      if (leased) {
-        this.expiry.schedule(leased.checkout_id, leased.expires_at);
-        return { checkout: toCheckoutResponse(leased), created: true };
-      }
-      const held = await this.activeCheckouts(worker, project.id);
-      if (held[0]) return { checkout: held[0], created: false };
-      throw workErrors.noTaskAvailable();
+    } finally {
+      client.release(broken);
     }
   }
 
