@@ -10,7 +10,6 @@ import { RedisModule } from './redis/redis.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TasksModule } from './tasks/tasks.module';
 import { QueuesModule } from './queues/queues.module';
-import { WebModule } from './web/web.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkModule } from './work/work.module';
 
@@ -32,7 +31,6 @@ export class AppModule {
         SubmissionsModule,
         WorkModule.register(config.role),
         ConsoleModule,
-        WebModule.register(config.WEB_DIST_DIR),
       ],
     };
   }

@@ -1,13 +1,10 @@
 import { LIMITS } from '@crowdbox/contracts';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import { NestFactory } from '@nestjs/core';
 import { LogController } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { levels } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
@@ -17,6 +14,7 @@ import { RouteTable } from '../common/http/route-table';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
 import type { AppConfig } from '../config/config.schema';
 import { runMigrations } from '../database/run-migrations';
+import { WebApp } from '../web/web-app';
 import { PinoNestLogger } from './pino-nest.logger';
 import { setupOpenApi } from './openapi';
 
@@ -65,12 +63,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   // hook: false keeps cookie parsing off every request; auth/session-cookie.ts reads the one cookie we use.
   await app.register(fastifyCookie, { hook: false });
-  const assets = config.WEB_DIST_DIR ? join(config.WEB_DIST_DIR, 'assets') : undefined;
-  if (assets && existsSync(assets)) {
-    await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d' });
-  }
+  // The built web app, if any: /assets, and index.html for page loads no route matched (web/web-app.ts).
+  const web = WebApp.load(config.WEB_DIST_DIR);
+  await web?.registerAssets(app);
   app.useGlobalPipes(new ZodValidationPipe());
-  app.useGlobalFilters(new ErrorFilter(routes));
+  app.useGlobalFilters(new ErrorFilter(routes, web));
   app.enableShutdownHooks();
   setupOpenApi(app);
 
