@@ -146,6 +146,12 @@ describe('the requester console', () => {
       await task.workerToggles.nth(2).getByRole('checkbox').check();
       await expectEventually(() => task.boxDrawnIn(STRAY, strayColor), "the third worker's own box to be drawn");
       await consoleScreenshot(page, 'task');
+      // The box list is reached from the keyboard, and its buttons show the app's focus ring.
+      await page.getByRole('button', { name: 'Keyboard shortcuts' }).focus();
+      await page.keyboard.press('Tab');
+      const focusedBox = page.locator(':focus');
+      expect(await focusedBox.getAttribute('aria-label')).toMatch(/^Select box 1: /);
+      expect(await focusedBox.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
 
       // The completion reached the receiver, and the log shows the delivery with its reply.
       await expectEventually(async () => receiver.completions().length === 1, 'the task_completed webhook at the receiver', undefined, 20_000);

@@ -106,5 +106,13 @@ describe('annotating a task', () => {
     // The worker's earnings count it.
     const earnings = await h.api.request({ method: 'GET', url: '/api/work/earnings', headers: worker.auth });
     expect(earnings.body.data.earned_cents).toBe(25);
+
+    // And so does the work list's table: its numbers line up on the right, and it scrolls in its own box.
+    await new WorkProjectsPage(page).goto();
+    const byProject = page.getByRole('region', { name: 'Earnings by project' });
+    await byProject.locator('td.num').first().waitFor();
+    const aligns = await byProject.locator('th.num, td.num').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).textAlign));
+    expect(aligns).toEqual(['right', 'right', 'right', 'right']);
+    expect(await byProject.locator('.table-scroll').evaluate((el) => getComputedStyle(el).position)).toBe('relative');
   });
 });

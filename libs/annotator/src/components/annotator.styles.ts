@@ -70,4 +70,27 @@ export const swatch = (color: string): CSSProperties => ({
   flex: '0 0 auto',
 });
 
-export const list: CSSProperties = { listStyle: 'none', margin: 0, padding: 0, overflowY: 'auto', maxHeight: 360 };
+/** Room above the first row and below the last for a row's focus ring, which the scrolling list would clip. */
+export const list: CSSProperties = { listStyle: 'none', margin: 0, padding: '3px 0', overflowY: 'auto', maxHeight: 360 };
+
+/**
+ * A box row's select button, drawn as plain text. Only the look is reset, never the outline (as
+ * `all: unset` would, inline, where no stylesheet can undo it): the keyboard focus ring stays the
+ * browser's, or the app's own `:focus-visible` rule where the app has one.
+ */
+export const listButton: CSSProperties = {
+  font: 'inherit',
+  color: 'inherit',
+  textAlign: 'left',
+  background: 'none',
+  border: 0,
+  margin: 0,
+  padding: 0,
+  borderRadius: 2,
+  flex: 1,
+  minWidth: 0,
+  display: 'flex',
+  alignItems: 'center',
+  gap: 6,
+  cursor: 'pointer',
+};

@@ -51,7 +51,7 @@ const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, o
       <button
         type="button"
         onClick={() => onSelect(index)}
-        style={{ all: 'unset', flex: 1, minWidth: 0, display: 'flex', alignItems: 'center', gap: 6, cursor: 'pointer' }}
+        style={s.listButton}
         aria-label={`Select box ${index + 1}: ${box.label}`}
       >
         <span aria-hidden style={s.swatch(color)} />
