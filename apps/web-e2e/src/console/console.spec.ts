@@ -137,6 +137,10 @@ describe('the requester console', () => {
       ]);
       await task.annotator.waitReady();
       expect(await task.annotator.boxItems.count()).toBe(2);
+      // A viewer draws nothing: a legend of the labels, and no label picker.
+      expect(await page.getByTestId('annotator-label-legend').innerText()).toMatch(/car[\s\S]*person/);
+      expect(await page.locator('[data-testid^="annotator-label-"]:not([data-testid="annotator-label-legend"])').count()).toBe(0);
+      expect(await page.getByText('Label for new boxes').count()).toBe(0);
       expect(await task.boxDrawnIn(CAR_CONSENSUS, CAR.color)).toBe(true);
       expect(await task.boxDrawnIn(PERSON_CONSENSUS, PERSON.color)).toBe(true);
       // The third worker's stray box shows only when that worker's layer is switched on.

@@ -13,7 +13,7 @@ import { activeLabel, canRedo, canUndo } from '../store/editor.selectors';
 import * as s from './annotator.styles';
 import { BoxList } from './box-list';
 import { KeymapHelp } from './keymap-help';
-import { LabelPicker } from './label-picker';
+import { LabelLegend, LabelPicker } from './label-picker';
 import { Toolbar } from './toolbar';
 import { useAnnotatorStore } from './use-annotator-store';
 
@@ -132,15 +132,18 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
           onRedo={() => dispatch(actions.redo())}
           onToggleHelp={() => setHelpOpen((open) => !open)}
         />
-        {labels.length > 0 && (
-          <LabelPicker
-            labels={labels}
-            active={activeLabel(state)}
-            hasSelection={state.selected !== null}
-            disabled={!editable}
-            onPick={(label) => dispatch(actions.pickLabel(label))}
-          />
-        )}
+        {labels.length > 0 &&
+          (editable ? (
+            <LabelPicker
+              labels={labels}
+              active={activeLabel(state)}
+              hasSelection={state.selected !== null}
+              onPick={(label) => dispatch(actions.pickLabel(label))}
+            />
+          ) : (
+            // A viewer has nothing to draw or relabel: the labels' colours only, no picker.
+            <LabelLegend labels={labels} />
+          ))}
         <BoxList boxes={state.boxes} selected={state.selected} colors={colors} editable={editable} onSelect={onSelect} onDelete={onDelete} />
       </aside>
     </div>

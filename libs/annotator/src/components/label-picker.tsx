@@ -7,25 +7,23 @@ export interface LabelPickerProps {
   /** The selected box's label, or the label of the next box when nothing is selected. */
   active: string;
   hasSelection: boolean;
-  disabled: boolean;
   onPick: (label: string) => void;
 }
 
-/** One button per label, with its colour and its key (1–9). */
-export function LabelPicker({ labels, active, hasSelection, disabled, onPick }: LabelPickerProps): JSX.Element {
+/** For an editor: one button per label, with its colour and its key (1–9). A viewer gets LabelLegend instead. */
+export function LabelPicker({ labels, active, hasSelection, onPick }: LabelPickerProps): JSX.Element {
   return (
     <section aria-label="Labels">
-      <h3 style={s.heading}>{disabled ? 'Labels' : hasSelection ? 'Label of the selected box' : 'Label for new boxes'}</h3>
+      <h3 style={s.heading}>{hasSelection ? 'Label of the selected box' : 'Label for new boxes'}</h3>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}>
         {labels.map((label, i) => {
-          const pressed = !disabled && label.name === active;
+          const pressed = label.name === active;
           return (
             <button
               key={label.name}
               type="button"
               data-testid={`annotator-label-${label.name}`}
               aria-pressed={pressed}
-              disabled={disabled}
               title={i < 9 ? `Key ${i + 1}` : undefined}
               onClick={() => onPick(label.name)}
               style={{
@@ -49,6 +47,23 @@ export function LabelPicker({ labels, active, hasSelection, disabled, onPick }: 
           );
         })}
       </div>
+    </section>
+  );
+}
+
+/** For a viewer, who draws nothing and picks nothing: each label's colour and name, as plain text. */
+export function LabelLegend({ labels }: { labels: readonly LabelInfo[] }): JSX.Element {
+  return (
+    <section aria-label="Labels" data-testid="annotator-label-legend">
+      <h3 style={s.heading}>Labels</h3>
+      <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexWrap: 'wrap', gap: '4px 12px' }}>
+        {labels.map((label) => (
+          <li key={label.name} style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
+            <span aria-hidden style={s.swatch(label.color)} />
+            {label.name}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

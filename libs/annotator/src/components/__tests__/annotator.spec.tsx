@@ -48,6 +48,16 @@ async function renderLoaded(props: Partial<AnnotatorProps> = {}) {
   return { changes, onImageSize };
 }
 
+/** A viewer sees the labels' colours and names, and no picker: no label buttons, no "Label for new boxes". */
+function expectLegendOnly() {
+  expect(screen.queryByText('Label for new boxes')).toBeNull();
+  expect(screen.queryByText('Label of the selected box')).toBeNull();
+  for (const label of LABELS) expect(screen.queryByTestId(`annotator-label-${label.name}`)).toBeNull();
+  const legend = screen.getByTestId('annotator-label-legend');
+  expect(within(legend).queryAllByRole('button')).toHaveLength(0);
+  expect(within(legend).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['cat', 'dog']);
+}
+
 let restore: Array<() => void> = [];
 beforeEach(() => {
   restore = [installFakeImage(), installStageSize()];
@@ -133,14 +143,25 @@ describe('Annotator', () => {
     expect(screen.getByTestId('annotator-zoom').textContent).toBe('95%');
   });
 
-  it('only views when read-only: no edits, no delete buttons, disabled picker', async () => {
+  it('only views when read-only: no edits, no delete buttons, no label picker', async () => {
     const { changes } = await renderLoaded({ readOnly: true });
     fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));
     act(() => void key('Delete'));
     act(() => void key('ArrowLeft'));
+    act(() => void key('2'));
     expect(changes).toHaveLength(0);
     expect(screen.queryByRole('button', { name: 'Delete box 1' })).toBeNull();
-    expect(screen.getByTestId('annotator-label-cat')).toHaveProperty('disabled', true);
+    expectLegendOnly();
+  });
+
+  it('shows no label picker without onChange either, and the picker to an editor', async () => {
+    const { unmount } = render(<Annotator imageUrl="/img/a.jpg" labels={LABELS} boxes={BOXES} />);
+    expectLegendOnly();
+    unmount();
+    await renderLoaded();
+    expect(screen.queryByTestId('annotator-label-legend')).toBeNull();
+    expect(screen.getByText('Label for new boxes')).toBeTruthy();
+    expect(screen.getByTestId('annotator-label-cat')).toHaveProperty('disabled', false);
   });
 
   it('takes a new boxes prop as the value without echoing it through onChange', async () => {
