@@ -32,9 +32,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** The result of a call: the unwrapped `data` and the status (201 vs 200 matters for checkouts). */
-export interface ApiResult<T> {
+/**
+ * The result of a call: the unwrapped `data`, the status (201 vs 200 matters for checkouts), and the whole
+ * parsed body `B` for the few replies that carry more beside `data` (the console task list's `next_cursor`).
+ */
+export interface ApiResult<T, B = { data: T }> {
   data: T;
+  body: B;
   status: number;
 }
 
@@ -66,7 +70,7 @@ function noteServerClock(res: Response): void {
 }
 
 /** One call to the Crowdbox API from the browser: JSON in and out, the session cookie included. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+export async function apiRequest<T, B = { data: T }>(path: string, options: RequestOptions = {}): Promise<ApiResult<T, B>> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   let body: string | undefined;
   if (options.body !== undefined) {
@@ -96,12 +100,15 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       Array.isArray(errors) && errors.length > 0 ? errors : [{ field: 'root', detail: `The server answered ${res.status} ${res.statusText}`.trim() }],
     );
   }
-  return { data: (json as { data: T } | undefined)?.data as T, status: res.status };
+  return { data: (json as { data: T } | undefined)?.data as T, body: json as B, status: res.status };
 }
 
-/** Shorthands that return only `data`. */
+/** Shorthands that return only `data`, and `getBody` for a reply read whole. */
 export const api = {
   get: async <T>(path: string, signal?: AbortSignal): Promise<T> => (await apiRequest<T>(path, { signal })).data,
+  /** A GET whose reply carries more than `data` (e.g. `{data, next_cursor}`): the whole body, typed `B`. */
+  getBody: async <B extends { data: unknown }>(path: string, signal?: AbortSignal): Promise<B> =>
+    (await apiRequest<B['data'], B>(path, { signal })).body,
   post: async <T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> =>
     (await apiRequest<T>(path, { method: 'POST', body, signal })).data,
   patch: async <T>(path: string, body: unknown): Promise<T> => (await apiRequest<T>(path, { method: 'PATCH', body })).data,

@@ -3,12 +3,11 @@ import type {
   ConsoleProjectResponse,
   CreatedApiKeyResponse,
   CreateProjectBody,
-  ErrorBody,
   LabelInfo,
   TaskAnnotationsRecord,
   UpdateProjectBody,
 } from '@crowdbox/contracts';
-import { api, ApiError, apiRequest } from '../../api/client';
+import { api, apiRequest } from '../../api/client';
 
 /** The console API (API.md §4), typed as apps/api/src/console, projects and webhooks answer it. */
 
@@ -105,7 +104,7 @@ export const consoleApi = {
   progress: (uuid: string, signal?: AbortSignal) => api.get<ProjectProgress>(`/api/console/projects/${id(uuid)}/progress`, signal),
   /** The task list keeps `next_cursor` beside `data`, so this reads the whole body. */
   tasks: (uuid: string, options: { state?: TaskState; before?: string; limit?: number }, signal?: AbortSignal) =>
-    fetchJson<TaskPage>(`/api/console/projects/${id(uuid)}/tasks${query(options)}`, signal),
+    api.getBody<TaskPage>(`/api/console/projects/${id(uuid)}/tasks${query(options)}`, signal),
   task: (uuid: string, taskUuid: string, signal?: AbortSignal) =>
     api.get<ConsoleTaskDetail>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}`, signal),
   resultsUrl: (uuid: string, format: 'json' | 'coco') => `/api/console/projects/${id(uuid)}/results?format=${format}`,
@@ -120,23 +119,3 @@ export const consoleApi = {
     api.get<WebhookEvent[]>(`/api/console/webhooks/events${query(options)}`, signal),
   redeliver: (eventId: string) => apiRequest<{ id: string; state: string }>(`/api/console/webhooks/events/${id(eventId)}/redeliver`, { method: 'POST', body: {} }),
 };
-
-/**
- * The task list carries `next_cursor` beside `data`, which the shared client's unwrapping drops, so this one
- * reply is read whole here; errors become the same ApiError as everywhere else.
- */
-async function fetchJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: { accept: 'application/json' }, credentials: 'include', signal });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }]);
-  }
-  const body = (await res.json().catch(() => undefined)) as (T & Partial<ErrorBody>) | undefined;
-  if (!res.ok || body === undefined) {
-    const errors = body?.errors;
-    throw new ApiError(res.status, Array.isArray(errors) && errors.length > 0 ? errors : [{ field: 'root', detail: `The server answered ${res.status}` }]);
-  }
-  return body;
-}
