@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { TASK_COMPLETED_SQL, taskCompletedPayload, type TaskCompletedRow } from './event-payload';
 import { nextDelayMs, verdictOf } from './retry-policy';
 import { signatureHeaders } from './signing';
@@ -26,6 +27,40 @@ interface EventRow {
 }
 
 export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'waiting' | 'skipped';
+
+/**
+ * One query: the event, where it goes, the secret, and (first attempt only) what the body is built from.
+ * Prepared (parsed and planned once per connection, like the submit that writes the event): every
+ * completion with a callback runs it and RECORD_ATTEMPT, and the task's subqueries make it costly to plan.
+ */
+const READ_EVENT: PreparedStatement = {
+  name: 'webhook_delivery_read_event',
+  text: `
+    SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.body, e.created_at AS event_created_at,
+           ep.url, ep.state AS endpoint_state, a.webhook_signing_secret AS secret,
+           CASE WHEN e.body IS NULL THEN
+             (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
+                                            WHERE t.id = e.task_id) x)
+           END AS task
+      FROM webhook_events e JOIN accounts a ON a.id = e.account_id
+      LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
+     WHERE e.id = $1`,
+};
+
+/** Logs the attempt and moves the event on (delivered, failed, or pending until its next time). */
+const RECORD_ATTEMPT: PreparedStatement = {
+  name: 'webhook_delivery_record_attempt',
+  text: `
+    WITH attempt AS (
+      INSERT INTO webhook_attempts (id, event_id, status_code, duration_ms, error, response_excerpt)
+      VALUES ($1, $2, $3, $4, $5, $6)
+    )
+    UPDATE webhook_events
+       SET attempt_count = $7, state = $8, last_error = $5, body = coalesce(body, $10),
+           next_attempt_at = CASE WHEN $8 = 'pending' THEN now() + make_interval(secs => $9::double precision / 1000) END,
+           delivered_at = CASE WHEN $8 = 'delivered' THEN now() END
+     WHERE id = $2`,
+};
 
 /**
  * Delivers one outbox event (roles jobs and all). The database row is the record: every attempt is
@@ -51,19 +86,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<DeliveryResult> {
-    // One query: the event, where it goes, the secret, and (first attempt only) what the body is built from.
-    const rows: EventRow[] = await this.db.query(
-      `SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.body, e.created_at AS event_created_at,
-              ep.url, ep.state AS endpoint_state, a.webhook_signing_secret AS secret,
-              CASE WHEN e.body IS NULL THEN
-                (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
-                                               WHERE t.id = e.task_id) x)
-              END AS task
-         FROM webhook_events e JOIN accounts a ON a.id = e.account_id
-         LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
-        WHERE e.id = $1`,
-      [job.data.eventId],
-    );
+    const rows = await runPrepared<EventRow>(this.db, READ_EVENT, [job.data.eventId]);
     const event = rows[0];
     if (!event || event.event_state !== 'pending') return 'skipped';
     const eventId = event.event_id;
@@ -89,18 +112,18 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
         : undefined;
     const state = verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'pending' : 'failed';
     const error = outcome.error ?? (verdict === 'delivered' ? null : `HTTP ${outcome.status}`);
-    await this.db.query(
-      `WITH attempt AS (
-         INSERT INTO webhook_attempts (id, event_id, status_code, duration_ms, error, response_excerpt)
-         VALUES ($1, $2, $3, $4, $5, $6)
-       )
-       UPDATE webhook_events
-          SET attempt_count = $7, state = $8, last_error = $5, body = coalesce(body, $10),
-              next_attempt_at = CASE WHEN $8 = 'pending' THEN now() + make_interval(secs => $9::double precision / 1000) END,
-              delivered_at = CASE WHEN $8 = 'delivered' THEN now() END
-        WHERE id = $2`,
-      [randomUUID(), eventId, outcome.status ?? null, outcome.durationMs, error, excerpt(outcome.reply), attempts, state, delay ?? 0, body],
-    );
+    await runPrepared(this.db, RECORD_ATTEMPT, [
+      randomUUID(),
+      eventId,
+      outcome.status ?? null,
+      outcome.durationMs,
+      error,
+      excerpt(outcome.reply),
+      attempts,
+      state,
+      delay ?? 0,
+      body,
+    ]);
     if (state === 'pending') {
       await job.moveToDelayed(Date.now() + (delay as number), token);
       throw new DelayedError();
