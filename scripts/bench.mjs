@@ -1,43 +1,64 @@
 // `npm run bench`: the real stack (dist/api on PostgreSQL + Redis) under load. add_task and add_tasks
 // are each measured next to a minimal Fastify + pg baseline in the same run (bench/baseline-server.mjs);
-// checkout (checkout + submit cycles of N simulated workers) and export (a project's annotations,
-// JSON and COCO) against their absolute targets. Prints medians of several rounds, and writes
+// checkout (checkout + submit cycles of N simulated workers), export (a project's annotations,
+// JSON and COCO) and webhooks (10,000 completions delivered to a local receiver) against their
+// absolute targets. Prints medians of several rounds, and writes
 // bench/results/latest.json (gitignored). Benchmarks are not tests: it exits non-zero only when the
 // run is invalid (a non-2xx answer, a row count that does not match, an invariant violated, an export
-// that does not parse), never for a missed target. See docs/performance.md.
+// that does not parse, a webhook event lost or answered other than 200), never for a missed target.
+// See docs/performance.md.
 //
 //   npm run bench                        build, then every suite (about 10 minutes)
 //   npm run bench -- --no-build          use the existing dist/api
-//   npm run bench -- --suite=add_task    some suites (add_task,add_tasks,checkout,export)
+//   npm run bench -- --suite=add_task    some suites (add_task,add_tasks,checkout,export,webhooks)
 //   npm run bench -- --rounds=5 --duration=10 --warmup=3 --connections=32
-//   npm run bench -- --workers=200       checkout: simulated workers (distinct users), each looping
-//                                        checkout -> submit; --rounds, --duration, --warmup apply
+//   npm run bench -- --workers=200       checkout and webhooks: simulated workers (distinct users), each
+//                                        looping checkout -> submit; --rounds, --duration, --warmup apply
+//   npm run bench -- --webhook-tasks=10000 --webhook-rounds=3 --webhook-warmup=2000 --webhook-drain=60
+//                                        webhooks: tasks completed per round (each round with a new
+//                                        callback address, confirmed by its challenge), rounds (median
+//                                        reported), warm-up tasks before them, seconds to wait for the
+//                                        last deliveries before the missing ones count as lost
+//   npm run bench -- --no-webhook-control  webhooks: skip the control run (the same completions without
+//                                        a callback_url, to tell what the webhooks add)
 //   npm run bench -- --export-tasks=100000 --export-runs=3 --export-warmup=1
 //   npm run bench -- --max-foreign=0.25 --retries=2   a run during which other programs used more than
 //                                              0.25 cores is measured again, at most twice (the machine is shared)
 //   npm run bench -- --batches=30 --batch-size=1000 --bulk-connections=4
 //   npm run bench -- --api-env=LOG_LEVEL=info   extra env for the API child (repeatable)
+//   npm run bench -- --api-roles=split          the API as two processes, --role=http and --role=jobs
+//                                              (docs/webhooks.md §6), instead of one --role=all
 //   npm run bench -- --profile[=add_tasks]      CPU-profile both servers under add_task (or add_tasks) load
 //                                              instead of measuring; writes bench/results/*.cpuprofile
 //   npm run bench -- --profile=checkout|export  CPU-profile the API alone under checkout + submit load
 //                                              (times per cycle) or during one export of each format
+//   npm run bench -- --profile=webhooks         CPU-profile the API during one webhooks round (after the
+//                                              warm-up); times per completed and delivered task
 //   npm run bench -- --diagnose                 add_task only, with extra baseline variants that add parts
 //                                              of the real API's work (BEGIN/COMMIT, Redis, unnest INSERT)
 //                                              or a prepared INSERT; see bench/baseline-server.mjs
 //
 // Env: BENCH_DATABASE_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres; the run drops and
 // creates the database crowdbox_bench there), BENCH_REDIS_URL (default redis://127.0.0.1:6379).
+//
+// Two runs at once: when another `node scripts/bench.mjs` is running on this machine, this run keeps
+// to its own database crowdbox_bench_<pid>, Redis prefix cbbench_<pid>, API copy
+// bench/results/api-dist-<pid> and logs api-<pid>.log, baseline-<pid>.log (removed at the end, the
+// logs kept), so neither run drops, deletes or flushes what the other uses. They still share the CPU:
+// see "other cores" in the results.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { runAddTask } from '../bench/add-task.bench.mjs';
 import { runAddTasks } from '../bench/add-tasks.bench.mjs';
 import { checkoutLoad, runCheckout } from '../bench/checkout.bench.mjs';
 import { EXPORT_FORMATS, buildExportFixture, exportOnce, runExport } from '../bench/export.bench.mjs';
+import { runWebhooks } from '../bench/webhooks.bench.mjs';
 import { setUpRequester, signUpUsers } from '../bench/lib/api-setup.mjs';
 import { autocannonRound } from '../bench/lib/autocannon-round.mjs';
 import { cpuMonitor } from '../bench/lib/cpu-monitor.mjs';
@@ -53,17 +74,21 @@ const RESULTS = join(ROOT, 'bench', 'results');
  * at any time, which would pull the files from under a running benchmark. Inside the repository (and
  * gitignored) so that node_modules resolves as from dist/api.
  */
-const API_DIST = join(RESULTS, 'api-dist');
-const DB_NAME = 'crowdbox_bench';
+let API_DIST = join(RESULTS, 'api-dist');
+let DB_NAME = 'crowdbox_bench';
+/** The API's and the baseline's log files (suffixed like the rest in a run beside another, see the top). */
+let LOG_SUFFIX = '';
 const TARGET_RATIO = 0.8;
 const TARGET_BULK_TASKS_PER_SECOND = 20_000;
 const TARGET_CHECKOUTS_PER_SECOND = 1_000;
 const TARGET_CHECKOUT_P99_MS = 50;
 const TARGET_EXPORT_SECONDS = 3;
 const TARGET_EXPORT_RSS_MB = 100;
-const SUITES = ['add_task', 'add_tasks', 'checkout', 'export'];
+const TARGET_DELIVERIES_PER_SECOND = 1_000;
+const TARGET_DELIVERY_P99_MS = 1_000;
+const SUITES = ['add_task', 'add_tasks', 'checkout', 'export', 'webhooks'];
 /** The API's Redis keys in a run (REDIS_PREFIX); cleared before and after, see clearRedisPrefix. */
-const REDIS_PREFIX = 'cbbench';
+let REDIS_PREFIX = 'cbbench';
 /** The prompt add_task renders from DEFAULT_PROJECT with {object: 'car'} (the export fixture's tasks). */
 const FIXTURE_PROMPT = '<p>Draw a box around every car in <b>the picture</b>.</p>';
 
@@ -84,11 +109,17 @@ function parseArgs(argv) {
     exportTasks: 100_000,
     exportRuns: 3,
     exportWarmup: 1,
+    webhookTasks: 10_000,
+    webhookRounds: 3,
+    webhookWarmup: 2000,
+    webhookDrain: 60,
+    webhookControl: true,
     apiEnv: {},
     profile: null,
     diagnose: false,
     maxForeign: 0.25,
     retries: 2,
+    apiRoles: 'all',
   };
   for (const arg of argv) {
     const [flag, ...rest] = arg.split('=');
@@ -115,6 +146,15 @@ function parseArgs(argv) {
       case '--export-tasks': opts.exportTasks = num(); break;
       case '--export-runs': opts.exportRuns = num(); break;
       case '--export-warmup': opts.exportWarmup = value === '0' ? 0 : num(); break;
+      case '--webhook-tasks': opts.webhookTasks = Math.round(num()); break;
+      case '--webhook-rounds': opts.webhookRounds = Math.round(num()); break;
+      case '--webhook-warmup': opts.webhookWarmup = value === '0' ? 0 : Math.round(num()); break;
+      case '--webhook-drain': opts.webhookDrain = num(); break;
+      case '--no-webhook-control': opts.webhookControl = false; break;
+      case '--api-roles':
+        if (!['all', 'split'].includes(value)) throw new Error('--api-roles is all or split');
+        opts.apiRoles = value;
+        break;
       case '--api-env': {
         const i = value.indexOf('=');
         if (i < 1) throw new Error('--api-env needs KEY=VALUE');
@@ -152,24 +192,29 @@ function childEnv(extra) {
   return { ...env, ...extra };
 }
 
-async function startApi({ dbUrl, redisUrl, apiEnv, profileFile }) {
+/**
+ * The API child, `--role=all` (the default) or `http`; `jobs` runs the queue workers and the relay and
+ * listens on no port: it is started after the HTTP one, passes startServer's readiness check through
+ * that one's port (`readyPort`), and is then awaited until its webhook-delivery worker is in Redis.
+ */
+async function startApi({ dbUrl, redisUrl, apiEnv, profileFile, role = 'all', readyPort }) {
   const main = join(API_DIST, 'apps/api/src/main.js');
-  const port = await freePort();
+  const port = role === 'jobs' ? readyPort : await freePort();
   const args = ['-r', 'tsconfig-paths/register'];
   if (profileFile) args.unshift('-r', join(ROOT, 'bench/lib/cpu-profile.cjs'));
-  args.push(main, '--role=all');
-  return startServer({
-    name: 'api',
+  args.push(main, `--role=${role}`);
+  const server = await startServer({
+    name: role === 'jobs' ? 'api-jobs' : 'api',
     cwd: ROOT,
     port,
     args,
-    logFile: join(RESULTS, 'api.log'),
+    logFile: join(RESULTS, `api${role === 'jobs' ? '-jobs' : ''}${LOG_SUFFIX}.log`),
     env: childEnv({
       TS_NODE_PROJECT: 'tsconfig.base.json',
       TS_NODE_BASEURL: API_DIST,
       DATABASE_URL: dbUrl,
       REDIS_URL: redisUrl,
-      REDIS_PREFIX: 'cbbench',
+      REDIS_PREFIX,
       PORT: String(port),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_REQUESTS: '100000000',
@@ -178,6 +223,20 @@ async function startApi({ dbUrl, redisUrl, apiEnv, profileFile }) {
       ...apiEnv,
     }),
   });
+  if (role === 'jobs') {
+    const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    const queue = new Queue('webhook-delivery', { connection, prefix: `${REDIS_PREFIX}:bull` });
+    try {
+      for (let i = 0; (await queue.getWorkers()).length === 0; i++) {
+        if (server.child.exitCode !== null || i >= 300) throw new Error(`the jobs process did not start its workers:\n${server.tail()}`);
+        await sleep(100);
+      }
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  }
+  return server;
 }
 
 async function startBaseline({ dbUrl, poolSize, profileFile, redisUrl }) {
@@ -189,7 +248,7 @@ async function startBaseline({ dbUrl, poolSize, profileFile, redisUrl }) {
     cwd: ROOT,
     port,
     args,
-    logFile: join(RESULTS, 'baseline.log'),
+    logFile: join(RESULTS, `baseline${LOG_SUFFIX}.log`),
     env: childEnv({
       DATABASE_URL: dbUrl,
       PORT: String(port),
@@ -202,6 +261,37 @@ async function startBaseline({ dbUrl, poolSize, profileFile, redisUrl }) {
 }
 
 // ------------------------------------------------------------------------------------------ helpers
+/** The pids of other `node …/scripts/bench.mjs` processes on this machine (Linux /proc; [] elsewhere). */
+function otherBenchDrivers() {
+  const found = [];
+  let dirs = [];
+  try {
+    dirs = readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  for (const d of dirs) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      const args = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      if (/(^|\/)node$/.test(args[0]) && args.slice(1).some((a) => /(^|\/)scripts\/bench\.mjs$/.test(a))) found.push(Number(d));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Beside another run: this run's own database, Redis prefix, API copy and logs (see the top). */
+function isolateFrom(others) {
+  if (others.length === 0) return false;
+  DB_NAME = `crowdbox_bench_${process.pid}`;
+  REDIS_PREFIX = `cbbench_${process.pid}`;
+  API_DIST = join(RESULTS, `api-dist-${process.pid}`);
+  LOG_SUFFIX = `-${process.pid}`;
+  return true;
+}
+
 function build() {
   log('building dist/api: npx nx run api:build');
   const r = spawnSync('npx', ['nx', 'run', 'api:build', '--outputStyle=stream'], {
@@ -291,11 +381,19 @@ async function main() {
   const command = commandLine();
   const adminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const others = otherBenchDrivers();
+  const isolated = isolateFrom(others);
   const dbUrl = databaseUrl(adminUrl, DB_NAME);
   const started = new Date();
   mkdirSync(RESULTS, { recursive: true });
 
   log(`$ ${command}`);
+  if (isolated) {
+    log(
+      `another benchmark is running (pid ${others.join(', ')}): this run uses database ${DB_NAME}, Redis prefix ${REDIS_PREFIX}, ` +
+        `${API_DIST.slice(ROOT.length + 1)} and api${LOG_SUFFIX}.log, so neither disturbs the other's data (the CPU is shared)`,
+    );
+  }
   const env = await machine(adminUrl);
   log(
     `${started.toISOString()}  ${env.cpus} cores (${env.cpuModel}), ${env.memoryGiB} GiB, node ${env.node}, PostgreSQL ${env.postgres}` +
@@ -311,11 +409,17 @@ async function main() {
 
   const profiling = opts.profile !== null;
   const profileFile = (name) => (profiling ? join(RESULTS, `profile-${name}-${opts.profile}.cpuprofile`) : undefined);
-  if (profiling) for (const n of ['real', 'baseline']) rmSync(profileFile(n) + '.done', { force: true });
+  if (profiling) for (const n of ['real', 'baseline', 'jobs']) rmSync(profileFile(n) + '.done', { force: true });
 
+  // A loopback receiver needs private addresses allowed (docs/webhooks.md §5); only for this suite, so
+  // the other suites run the API exactly as before.
+  const apiEnv = { ...(opts.suites.includes('webhooks') ? { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } : {}), ...opts.apiEnv };
   log('starting the API (runs migrations)…');
-  const api = await startApi({ dbUrl, redisUrl, apiEnv: opts.apiEnv, profileFile: profileFile('real') });
-  log(`  api pid ${api.pid} on ${api.url}`);
+  const split = opts.apiRoles === 'split';
+  const api = await startApi({ dbUrl, redisUrl, apiEnv, profileFile: profileFile('real'), role: split ? 'http' : 'all' });
+  log(`  api pid ${api.pid} on ${api.url}${split ? ' (--role=http)' : ''}`);
+  const apiJobs = split ? await startApi({ dbUrl, redisUrl, apiEnv, profileFile: profileFile('jobs'), role: 'jobs', readyPort: api.port }) : null;
+  if (apiJobs) log(`  api pid ${apiJobs.pid} --role=jobs (the queue workers and the relay)`);
   const DIAG = ['tx', 'redis', 'unnest', 'prep', 'tx-redis', 'tx-redis-unnest', 'redis-prep'];
   const requester = await setUpRequester(api.url, [
     'bench-add-task',
@@ -339,9 +443,9 @@ async function main() {
     : null;
   if (baseline) log(`  baseline pid ${baseline.pid} on ${baseline.url} (pg pool ${poolSize})`);
 
-  // Workers for checkout (distinct users, none of them the requester: workers cannot take their own
-  // account's tasks); the export fixture's submissions come from the first 6.
-  const workerCount = opts.suites.includes('checkout') ? opts.workers : opts.suites.includes('export') ? 6 : 0;
+  // Workers for checkout and webhooks (distinct users, none of them the requester: workers cannot take
+  // their own account's tasks); the export fixture's submissions come from the first 6.
+  const workerCount = opts.suites.includes('checkout') || opts.suites.includes('webhooks') ? opts.workers : opts.suites.includes('export') ? 6 : 0;
   let workers = [];
   if (workerCount > 0) {
     const t0 = Date.now();
@@ -373,9 +477,23 @@ async function main() {
     if (exportFixture.invariants.total > 0) throw new Error(`export fixture breaks invariants: ${JSON.stringify(exportFixture.invariants.checks)}`);
   };
 
-  if (profiling && (opts.profile === 'checkout' || opts.profile === 'export')) {
+  const webhookTarget = {
+    url: api.url,
+    liveKey: requester.liveKey,
+    token: requester.token,
+    workers,
+    tasks: opts.webhookTasks,
+    rounds: opts.webhookRounds,
+    warmupTasks: opts.webhookWarmup,
+    drainTimeoutSeconds: opts.webhookDrain,
+    control: opts.webhookControl,
+    redisUrl,
+    redisPrefix: REDIS_PREFIX,
+  };
+
+  if (profiling && ['checkout', 'export', 'webhooks'].includes(opts.profile)) {
     if (opts.profile === 'export') await buildFixture();
-    await profileApiOnly({ opts, api, checkoutTarget, exportTarget, profileFile });
+    await profileApiOnly({ opts, api, apiJobs, checkoutTarget, exportTarget, webhookTarget, dbUrl, adminUrl, profileFile });
     return 0;
   }
 
@@ -413,10 +531,16 @@ async function main() {
     date: started.toISOString(),
     commit: gitCommit(),
     machine: env,
-    api: { LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_POOL_SIZE: poolSize, role: 'all', ...opts.apiEnv },
+    api: { LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_POOL_SIZE: poolSize, role: split ? 'http + jobs' : 'all', ...apiEnv },
     suites: {},
   };
-  const monitor = cpuMonitor({ adminUrl, dbName: DB_NAME, pids: () => ({ api: api.pid, ...(baseline ? { baseline: baseline.pid } : {}) }) });
+  /** Processes a suite starts itself (the webhook receiver), measured as their own group. */
+  const suitePids = {};
+  const monitor = cpuMonitor({
+    adminUrl,
+    dbName: DB_NAME,
+    pids: () => ({ api: api.pid, ...(apiJobs ? { jobs: apiJobs.pid } : {}), ...(baseline ? { baseline: baseline.pid } : {}), ...suitePids }),
+  });
   const common = { adminUrl, dbUrl, log, monitor, maxForeignCores: opts.maxForeign, retries: opts.retries };
   if (opts.suites.includes('add_task')) {
     log(`\nadd_task: ${opts.connections} connections, ${opts.rounds} rounds x ${opts.duration} s per target (warm-up ${opts.warmup} s before each)`);
@@ -462,6 +586,17 @@ async function main() {
       warmupRuns: opts.exportWarmup,
     });
     results.suites.export.fixture = exportFixture;
+  }
+  if (opts.suites.includes('webhooks')) {
+    log(
+      `\nwebhooks: ${fmt(opts.webhookTasks)} tasks completed by ${opts.workers} workers (checkout -> submit) and delivered to a local receiver, ` +
+        `${opts.webhookRounds} rounds (warm-up ${fmt(opts.webhookWarmup)} tasks, drain timeout ${opts.webhookDrain} s)`,
+    );
+    results.suites.webhooks = await runWebhooks({
+      ...common,
+      ...webhookTarget,
+      registerPid: (name, pid) => (suitePids[name] = pid),
+    });
   }
   results.finished = new Date().toISOString();
 
@@ -626,22 +761,124 @@ function report(results, command) {
       e.targetMet[f] = { time: timeMet, rss: rssMet };
     }
   }
+  const w = results.suites.webhooks;
+  if (w) {
+    log(
+      `\nwebhooks — ${fmt(w.tasksPerRound)} tasks per round completed by ${w.workers} workers (checkout -> submit over HTTP), each event delivered by ` +
+        `the API's webhook-delivery queue to a local receiver; median of ${w.rounds} rounds after a warm-up of ${fmt(w.warmupTasks)} tasks`,
+    );
+    log(
+      table([
+        ['deliveries/s (median)', 'per round', 'steady /s', 'completions/s', 'per round', 'latency p50 ms', 'p99 ms', 'p99 per round', 'max ms', 'lost', 'duplicated', 'not-200', 'errors', 'other cores max'],
+        [
+          fmt(w.deliveriesPerSecondMedian),
+          w.deliveriesPerSecond.join(' / '),
+          fmt(w.steadyPerSecondMedian),
+          fmt(w.completionsPerSecondMedian),
+          w.completionsPerSecond.join(' / '),
+          fmt(w.latencyP50Median),
+          fmt(w.latencyP99Median),
+          w.latencyP99.join(' / '),
+          fmt(w.latencyMax),
+          w.lost,
+          w.duplicated,
+          w.not200Attempts,
+          w.errors,
+          maxOf(w.foreignCores),
+        ],
+      ]),
+    );
+    log(
+      '(deliveries/s: events delivered / (last first arrival - first completion); steady: the middle 80 % of arrivals over the time they span; ' +
+        'latency: first arrival at the receiver - the task\'s completed_at)',
+    );
+    if (w.cpuUsPerEvent) {
+      const u = w.cpuUsPerEvent;
+      log(
+        `CPU per completed + delivered task, µs: api ${u.api}${u.jobs ? ` + jobs ${u.jobs}` : ''}, postgres ${u.postgres}, redis ${u.redis}, ` +
+          `driver ${u.driver}, receiver ${u.receiver}, total ${u.total}`,
+      );
+    }
+    if (w.control) {
+      const c = w.control;
+      const u = c.cpuUsPerTask;
+      log(
+        `control, the same ${fmt(c.tasks)} completions without a callback_url: ${fmt(c.completionsPerSecond)} completions/s` +
+          (u ? `; CPU per completed task, µs: api ${u.api}${u.jobs ? ` + jobs ${u.jobs}` : ''}, postgres ${u.postgres}, redis ${u.redis}, driver ${u.driver}, total ${u.total}` : '') +
+          (c.cpu ? ` (other cores ${c.cpu.foreignCores})` : ''),
+      );
+      if (c.events !== 0 || c.completions !== c.tasks) failures.push(`webhooks control: ${c.completions} of ${c.tasks} tasks complete, ${c.events} events (0 expected)`);
+    }
+    log(
+      `duplicates: ${w.duplicated} extra arrivals of ${w.duplicatedEvents} events, ${w.duplicatesExplainedByRetries} of them with a retry in the attempt log; ` +
+        `events retried ${w.retriedEvents}; arrivals refused by the receiver ${w.receiverRefused}; unknown ids ${w.unknownIds}`,
+    );
+    log(`delivery queue (sampled every 100 ms): waiting at most ${w.queueWaitingMax} jobs; active on average ${w.queueActiveMeanMedian} (WEBHOOK_CONCURRENCY ${results.api.WEBHOOK_CONCURRENCY ?? '50, the default'})`);
+    log(`signatures verified with standardwebhooks: ${w.signaturesOk} of ${w.signaturesChecked} sampled${w.signatureFailures.length ? ` (first failure: ${w.signatureFailures[0]})` : ''}`);
+    log(`invariant violations: ${w.invariants.total}${w.invariants.total ? '' : ' (every check 0)'}`);
+    const rateMet = w.deliveriesPerSecondMedian >= TARGET_DELIVERIES_PER_SECOND;
+    const p99Met = w.latencyP99Median < TARGET_DELIVERY_P99_MS;
+    log(
+      `deliveries/s >= ${fmt(TARGET_DELIVERIES_PER_SECOND)}: ${yesNo(rateMet)}   p99 completion -> delivery < ${fmt(TARGET_DELIVERY_P99_MS)} ms: ${yesNo(p99Met)}   ` +
+        `0 lost: ${yesNo(w.lost === 0)}   0 duplicated beyond retries: ${yesNo(w.duplicatedEvents === w.duplicatesExplainedByRetries)}`,
+    );
+    if (w.lost > 0) failures.push(`webhooks: ${w.lost} events lost (no arrival within ${w.drainTimeoutSeconds} s), e.g. ${JSON.stringify(w.runs.flatMap((r) => r.lostSample)[0] ?? w.warmup?.lostSample?.[0])}`);
+    if (w.not200Attempts > 0) failures.push(`webhooks: ${w.not200Attempts} delivery attempts not answered 200, e.g. ${w.runs.find((r) => r.not200Example)?.not200Example ?? w.warmup?.not200Example}`);
+    if (w.receiverRefused > 0) failures.push(`webhooks: the receiver refused ${w.receiverRefused} requests (${JSON.stringify(w.runs.flatMap((r) => r.receiverRefusedSample)[0])})`);
+    if (w.unknownIds > 0) failures.push(`webhooks: ${w.unknownIds} webhook-ids that are no event of their round`);
+    if (w.signaturesOk !== w.signaturesChecked || w.signaturesChecked === 0) failures.push(`webhooks: ${w.signaturesOk} of ${w.signaturesChecked} sampled signatures verify`);
+    if (w.errors > 0) failures.push(`webhooks: ${w.errors} checkout/submit errors, first: ${w.errorSamples[0]}`);
+    if (w.invariants.total > 0) failures.push(`webhooks: ${w.invariants.total} invariant violations`);
+    for (const r of w.runs) {
+      if (r.completions !== r.tasks || r.events !== r.tasks) failures.push(`webhooks ${r.tag}: ${r.completions} tasks complete and ${r.events} events for ${r.tasks} tasks`);
+    }
+    w.targetMet = { rate: rateMet, p99: p99Met, lost: w.lost === 0, duplicates: w.duplicatedEvents === w.duplicatesExplainedByRetries };
+  }
   return failures;
 }
 
-/** --profile=checkout|export: the API alone (no baseline), one warm-up then one profiled run. */
-async function profileApiOnly({ opts, api, checkoutTarget, exportTarget, profileFile }) {
+/**
+ * --profile=checkout|export|webhooks: the API alone (no baseline), one warm-up then one profiled run.
+ * With --api-roles=split both API processes are profiled (profile-real-* and profile-jobs-*).
+ */
+async function profileApiOnly({ opts, api, apiJobs, checkoutTarget, exportTarget, webhookTarget, dbUrl, adminUrl, profileFile }) {
   const file = profileFile('real');
+  const targets = [[api, file], ...(apiJobs ? [[apiJobs, profileFile('jobs')]] : [])];
+  const signalAll = () => {
+    for (const [server] of targets) server.child.kill('SIGWINCH');
+  };
+  const written = async () => {
+    for (const [, f] of targets) {
+      for (let i = 0; i < 100 && !existsSync(f + '.done'); i++) await sleep(100);
+      rmSync(f + '.done', { force: true });
+    }
+  };
   const profiled = async (work) => {
-    api.child.kill('SIGWINCH');
+    signalAll();
     const r = await work();
-    api.child.kill('SIGWINCH');
-    for (let i = 0; i < 100 && !existsSync(file + '.done'); i++) await sleep(100);
-    rmSync(file + '.done', { force: true });
+    signalAll();
+    await written();
     return r;
   };
   let requests = 0;
-  if (opts.profile === 'checkout') {
+  if (opts.profile === 'webhooks') {
+    log(`\nprofiling the API during one webhooks round of ${fmt(webhookTarget.tasks)} tasks (after a warm-up of ${fmt(webhookTarget.warmupTasks)})…`);
+    const r = await runWebhooks({
+      ...webhookTarget,
+      dbUrl,
+      adminUrl,
+      log,
+      maxForeignCores: Infinity,
+      retries: 0,
+      profileStart: signalAll,
+      profileStop: async () => {
+        signalAll();
+        await written();
+      },
+    });
+    requests = r.tasksPerRound;
+    log(`  times below are per completed and delivered task (lost ${r.lost}, not-200 ${r.not200Attempts}, errors ${r.errors})`);
+  } else if (opts.profile === 'checkout') {
     const { addTasksInBulk } = await import('../bench/lib/api-setup.mjs');
     const slots = 3000 * 1.5 * ((opts.warmup || 3) + opts.duration);
     await addTasksInBulk(api.url, { liveKey: checkoutTarget.liveKey, projectUuid: checkoutTarget.projectUuid, count: Math.ceil(slots / 3000) * 1000, requiredSubmissions: 3 });
@@ -665,10 +902,12 @@ async function profileApiOnly({ opts, api, checkoutTarget, exportTarget, profile
     });
     log('  times below are ms in total over both exports');
   }
-  log(`  profile: ${file.slice(ROOT.length + 1)}`);
-  const summary = summarizeProfile(file, { requests, top: 40 });
-  printProfileSummary(summary, (line) => log('  ' + line));
-  writeFileSync(file.replace(/\.cpuprofile$/, '.summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  for (const [server, f] of targets) {
+    log(`  profile${targets.length > 1 ? ` of ${server.name}` : ''}: ${f.slice(ROOT.length + 1)}`);
+    const summary = summarizeProfile(f, { requests, top: 40 });
+    printProfileSummary(summary, (line) => log('  ' + line));
+    writeFileSync(f.replace(/\.cpuprofile$/, '.summary.json'), JSON.stringify(summary, null, 2) + '\n');
+  }
 }
 
 /** --profile: one warm-up and one profiled run per server (each alone), then the top frames of each. */
@@ -715,12 +954,20 @@ async function profile({ opts, servers, targets, profileFile }) {
 }
 
 // ---------------------------------------------------------------------------------- run and clean up
+/** A run beside another (see the top) drops its own database at the end; crowdbox_bench stays for a look. */
+async function dropIsolatedDatabase() {
+  if (DB_NAME === 'crowdbox_bench') return;
+  const adminUrl = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`)).catch(() => {});
+}
+
 process.on('exit', killAllSync);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, async () => {
     log(`\n${signal}: stopping servers…`);
     await stopAll();
     rmSync(API_DIST, { recursive: true, force: true });
+    await dropIsolatedDatabase();
     process.exit(130);
   });
 }
@@ -734,5 +981,6 @@ try {
   await stopAll();
   rmSync(API_DIST, { recursive: true, force: true });
   await clearRedisPrefix(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379').catch(() => {});
+  await dropIsolatedDatabase();
 }
 process.exit(code);
