@@ -2,12 +2,18 @@
 // with N complete tasks, each with 3 submissions from 3 distinct workers holding 1-3 boxes (a car, a
 // person, a stray box), so the consensus has real clustering to do. The fixture is written straight
 // into the bench database with SQL, as apps/api/test/work-fixtures.ts does (triggers off for the
-// transaction, rows kept consistent by the fixture; the invariant checks run on it afterwards).
+// transaction, rows kept consistent by the fixture; the invariant checks run on it afterwards). Each
+// task also gets what the submission completing it stores: its consensus (computed with libs/boxes from
+// the API build under test) and the project's IoU threshold, so the export reads what it would in use.
 // Each export streams the whole body through the driver (bytes counted, chunks kept) and is timed to
 // the last byte; the body is parsed and checked only after the clock stops. Meanwhile a worker thread
 // samples the server's VmRSS every ~20 ms: the figure is the peak over the RSS just before the request.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { checkpoint, withClient } from './lib/db.mjs';
 import { countInvariantViolations } from './lib/invariants.mjs';
@@ -15,6 +21,21 @@ import { rssSampler } from './lib/rss-sampler.mjs';
 import { median } from './lib/stats.mjs';
 
 export const EXPORT_FORMATS = ['json', 'coco'];
+
+/** Tasks whose consensus the fixture computes per round trip. */
+const CONSENSUS_CHUNK = 10_000;
+
+/**
+ * libs/boxes' consensus as the API under test runs it: from the copy of dist/api the benchmark started
+ * (bench/results/api-dist or api-dist-<pid>, see scripts/bench.mjs), else dist/api.
+ */
+function loadConsensus() {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const dists = [join(root, `bench/results/api-dist-${process.pid}`), join(root, 'bench/results/api-dist'), join(root, 'dist/api')];
+  const dist = dists.find((d) => existsSync(join(d, 'libs/boxes/src/index.js')));
+  if (!dist) throw new Error(`the export fixture needs the built libs/boxes (one of ${dists.join(', ')})`);
+  return createRequire(import.meta.url)(join(dist, 'libs/boxes/src/index.js'));
+}
 
 /** KiB (as /proc reports) -> MB (10^6 bytes, as the target is stated). */
 const mb = (kib) => (kib * 1024) / 1e6;
@@ -42,37 +63,13 @@ export async function buildExportFixture(dbUrl, { projectUuid, workerIds, tasks,
          FROM generate_series(1, $1::int) i`,
       [tasks],
     );
-    await c.query(
-      `INSERT INTO tasks (id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
-                          allowed_completion_time_seconds, submission_count, created_at, completed_at)
-       SELECT id, $1, $2, '{"object":"car"}'::jsonb, 'https://images.example.com/bench/' || i || '.jpg', 25, 3,
-              600, 3, created_at, created_at + interval '4 seconds'
-         FROM bench_export_tasks`,
-      [projectUuid, prompt],
-    );
     // Submission k (0..2) of task i is worker (i + k) mod n: three distinct workers per task. nb boxes:
     // 1 = the car, 2 = + the person, 3 = + a stray car box somewhere else (dropped by the consensus
     // unless it happens to overlap).
-    await c.query(
-      `CREATE TEMP TABLE bench_export_subs ON COMMIT DROP AS
-       SELECT gen_random_uuid() AS id, gen_random_uuid() AS checkout_id, t.id AS task_id,
-              ($1::uuid[])[1 + (t.i + k) % cardinality($1::uuid[])] AS worker_id,
-              t.created_at + interval '1 second' AS checked_out_at,
-              t.created_at + (k + 2) * interval '1 second' AS at,
-              1 + floor(random() * 3)::int AS nb,
-              t.cx1, t.cy1, t.w1, t.h1, t.cx2, t.cy2, t.w2, t.h2
-         FROM bench_export_tasks t CROSS JOIN generate_series(0, 2) k`,
-      [workerIds],
-    );
     const j = `(floor(random() * 7)::int - 3)`;
     await c.query(
-      `INSERT INTO checkouts (id, task_id, worker_id, checked_out_at, expires_at, state, ended_at)
-       SELECT checkout_id, task_id, worker_id, checked_out_at, checked_out_at + interval '600 seconds', 'submitted', at
-         FROM bench_export_subs`,
-    );
-    await c.query(
-      `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash, created_at)
-       SELECT id, checkout_id, task_id, worker_id,
+      `CREATE TEMP TABLE bench_export_subs ON COMMIT DROP AS
+       SELECT id, checkout_id, task_id, i, worker_id, checked_out_at, at,
               jsonb_build_array(jsonb_build_object('label', 'car', 'center_x', cx1 + ${j}, 'center_y', cy1 + ${j},
                                                    'width', w1 + ${j}, 'height', h1 + ${j}))
               || CASE WHEN nb >= 2 THEN jsonb_build_array(jsonb_build_object('label', 'person', 'center_x', cx2 + ${j},
@@ -81,8 +78,48 @@ export async function buildExportFixture(dbUrl, { projectUuid, workerIds, tasks,
               || CASE WHEN nb >= 3 THEN jsonb_build_array(jsonb_build_object('label', 'car',
                                                    'center_x', 60 + floor(random() * 521)::int, 'center_y', 60 + floor(random() * 361)::int,
                                                    'width', 20 + floor(random() * 61)::int, 'height', 20 + floor(random() * 61)::int))
-                      ELSE '[]'::jsonb END,
-              640, 480, 25, 'bench-fixture', at
+                      ELSE '[]'::jsonb END AS boxes
+         FROM (SELECT gen_random_uuid() AS id, gen_random_uuid() AS checkout_id, t.id AS task_id, t.i,
+                      ($1::uuid[])[1 + (t.i + k) % cardinality($1::uuid[])] AS worker_id,
+                      t.created_at + interval '1 second' AS checked_out_at,
+                      t.created_at + (k + 2) * interval '1 second' AS at,
+                      1 + floor(random() * 3)::int AS nb,
+                      t.cx1, t.cy1, t.w1, t.h1, t.cx2, t.cy2, t.w2, t.h2
+                 FROM bench_export_tasks t CROSS JOIN generate_series(0, 2) k) x`,
+      [workerIds],
+    );
+    // As the submission that completes a task does (apps/api/src/work/submit.service.ts): its consensus,
+    // computed by the same libs/boxes code the API under test runs, stored as the JSON text of the boxes
+    // with the project's threshold.
+    await c.query('CREATE TEMP TABLE bench_export_consensus (id uuid PRIMARY KEY, consensus text) ON COMMIT DROP');
+    const [{ threshold }] = (await c.query('SELECT consensus_iou_threshold AS threshold FROM projects WHERE id = $1', [projectUuid])).rows;
+    const { consensus } = loadConsensus();
+    for (let from = 1; from <= tasks; from += CONSENSUS_CHUNK) {
+      const { rows } = await c.query(
+        `SELECT task_id, json_agg(json_build_array(worker_id, boxes) ORDER BY at, id) AS subs
+           FROM bench_export_subs WHERE i BETWEEN $1 AND $2 GROUP BY task_id`,
+        [from, from + CONSENSUS_CHUNK - 1],
+      );
+      const texts = rows.map((r) => JSON.stringify(consensus(r.subs.map(([worker, boxes]) => ({ worker, boxes })), { iouThreshold: threshold })));
+      await c.query('INSERT INTO bench_export_consensus SELECT * FROM unnest($1::uuid[], $2::text[])', [rows.map((r) => r.task_id), texts]);
+    }
+    await c.query(
+      `INSERT INTO tasks (id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
+                          allowed_completion_time_seconds, submission_count, created_at, completed_at,
+                          consensus, consensus_iou_threshold)
+       SELECT t.id, $1, $2, '{"object":"car"}'::jsonb, 'https://images.example.com/bench/' || t.i || '.jpg', 25, 3,
+              600, 3, t.created_at, t.created_at + interval '4 seconds', x.consensus::json, $3::real
+         FROM bench_export_tasks t JOIN bench_export_consensus x ON x.id = t.id`,
+      [projectUuid, prompt, threshold],
+    );
+    await c.query(
+      `INSERT INTO checkouts (id, task_id, worker_id, checked_out_at, expires_at, state, ended_at)
+       SELECT checkout_id, task_id, worker_id, checked_out_at, checked_out_at + interval '600 seconds', 'submitted', at
+         FROM bench_export_subs`,
+    );
+    await c.query(
+      `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash, created_at)
+       SELECT id, checkout_id, task_id, worker_id, boxes, 640, 480, 25, 'bench-fixture', at
          FROM bench_export_subs`,
     );
     await c.query('COMMIT');

@@ -1,11 +1,12 @@
-import type { LabelInfo, TaskAnnotationsRecord } from '@crowdbox/contracts';
+import type { ConsensusAnnotation, LabelInfo, TaskAnnotationsRecord } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { ProjectsService } from '../projects/projects.service';
-import { SUBMISSIONS_JSON_SQL, consensusOf, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
+import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
+import { SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
 
 export type TaskState = 'incomplete' | 'complete' | 'cancelled';
 
@@ -127,14 +128,24 @@ export class ConsoleTasksService {
   async detail(accountId: string, projectUuid: string, taskUuid: string): Promise<ConsoleTaskDetail> {
     const project = await this.projects.owned(accountId, projectUuid);
     if (!isUuid(taskUuid)) throw ApiException.notFound('task not found');
-    const rows: Array<Record<string, unknown> & { subs: SubmissionRow[]; prompt: string; created_at: Date; completed_at: Date | null; cancelled_at: Date | null }> =
-      await this.db.query(`SELECT ${ROW_SQL}, t.prompt, ${SUBMISSIONS_JSON_SQL} FROM tasks t WHERE t.id = $1 AND t.project_id = $2`, [
-        taskUuid,
-        project.id,
-      ]);
+    const threshold = project.consensusIouThreshold;
+    const rows: Array<
+      Record<string, unknown> & {
+        subs: SubmissionRow[];
+        consensus: ConsensusAnnotation[] | null;
+        prompt: string;
+        created_at: Date;
+        completed_at: Date | null;
+        cancelled_at: Date | null;
+      }
+    > = await this.db.query(
+      `SELECT ${ROW_SQL}, t.prompt, ${SUBMISSIONS_JSON_SQL}, CASE WHEN ${storedConsensusHolds('$3::real')} THEN t.consensus END AS consensus
+         FROM tasks t WHERE t.id = $1 AND t.project_id = $2`,
+      [taskUuid, project.id, threshold],
+    );
     const row = rows[0];
     if (!row) throw ApiException.notFound('task not found');
-    const { subs, prompt, ...rest } = row;
+    const { subs, prompt, consensus, ...rest } = row;
     return {
       ...toRow(rest as never),
       prompt,
@@ -143,7 +154,7 @@ export class ConsoleTasksService {
         task_uuid: taskUuid,
         completed: row.completed_at !== null,
         completed_at: row.completed_at?.toISOString() ?? null,
-        annotations: row.completed_at ? consensusOf(subs, project.consensusIouThreshold) : [],
+        annotations: row.completed_at ? await taskConsensus(this.db, { id: taskUuid, consensus, subs }, threshold) : [],
         submissions: toWorkerSubmissions(project.id, subs),
       },
     };

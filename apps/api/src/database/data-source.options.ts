@@ -15,6 +15,7 @@ import { CoreSchema1763800000000 } from './migrations/1763800000000-core-schema'
 import { Leases1763900000000 } from './migrations/1763900000000-leases';
 import { Webhooks1764000000000 } from './migrations/1764000000000-webhooks';
 import { ActiveCheckoutsIndex1764100000000 } from './migrations/1764100000000-active-checkouts-index';
+import { StoredConsensus1764200000000 } from './migrations/1764200000000-stored-consensus';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -33,7 +34,13 @@ export const ENTITIES = [
 ];
 
 /** Migrations in order; the schema comes only from these, never from `synchronize`. */
-export const MIGRATIONS = [CoreSchema1763800000000, Leases1763900000000, Webhooks1764000000000, ActiveCheckoutsIndex1764100000000];
+export const MIGRATIONS = [
+  CoreSchema1763800000000,
+  Leases1763900000000,
+  Webhooks1764000000000,
+  ActiveCheckoutsIndex1764100000000,
+  StoredConsensus1764200000000,
+];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
   return {

@@ -10,21 +10,15 @@ import { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { worktaskNotFound } from '../tasks/tasks.service';
 import { TestModeService } from '../test-mode/test-mode.service';
-import { cocoExport, type CocoImageRow } from './coco-export';
-import {
-  CONSENSUS_INPUT_JSON_SQL,
-  SUBMISSIONS_JSON_SQL,
-  consensusOf,
-  consensusOfInputs,
-  toWorkerSubmissions,
-  type ConsensusInput,
-  type SubmissionRow,
-} from './task-results';
+import { annotationTails, cocoCategories, cocoExport, imageTail } from './coco-export';
+import { computeConsensus, storeConsensus, storedConsensusHolds, taskConsensus } from './stored-consensus';
+import { consensusInputJson, consensusOf, submissionsJson, toWorkerSubmissions, type ConsensusInput, type SubmissionRow } from './task-results';
 
 /**
  * Rows fetched per round trip when streaming a project's results. Small enough that a batch's rows
  * and what is made of them die young (a batch of 1,000 lived through two scavenges often enough to
- * push ~150 MB into V8's old space during a 100,000-task export; see docs/performance.md).
+ * push ~150 MB into V8's old space during a 100,000-task export when every row's consensus was computed
+ * here; see docs/performance.md). Rows with a stored consensus arrive as finished JSON text.
  */
 export const EXPORT_BATCH = 250;
 
@@ -34,11 +28,29 @@ interface PageRow {
   cursor: string;
 }
 
-/** A complete task with only what its consensus needs (the export without `?view=submissions`). */
-interface ConsensusTaskRow extends PageRow {
+/**
+ * A complete task's JSON entry (without `?view=submissions`): `entry` is its finished text when the
+ * stored consensus holds; otherwise `entry` is null and the other columns are there to compute it.
+ */
+interface EntryRow extends PageRow {
+  entry: string | null;
+  external_image_url: string | null;
+  completed_at: Date | null;
+  subs: ConsensusInput[] | null;
+}
+
+/** With `?view=submissions`: every submission, and the stored consensus text when it holds. */
+interface SubmissionsEntryRow extends PageRow {
   external_image_url: string | null;
   completed_at: Date;
-  subs: ConsensusInput[];
+  consensus: string | null;
+  subs: SubmissionRow[];
+}
+
+/** COCO's second pass: a task's boxes as annotation texts (see CocoSource), or its submissions when not stored. */
+interface CocoBoxesRow extends PageRow {
+  boxes: string | null;
+  subs: ConsensusInput[] | null;
 }
 
 export interface CompletedTaskRow {
@@ -50,6 +62,9 @@ export interface CompletedTaskRow {
 }
 
 export type ExportFormat = 'json' | 'coco';
+
+/** Separates a task's annotation texts in COCO_BOXES_SQL (never in them: they hold only numbers and keys). */
+const BOX_SEPARATOR = '\u0001';
 
 /** Results for requesters: one task's record, or a whole project's complete tasks, streamed. */
 @Injectable()
@@ -64,22 +79,31 @@ export class AnnotationsService {
   async taskAnnotations(key: ApiKeyPrincipal, uuid: string, withSubmissions: boolean): Promise<TaskAnnotationsRecord> {
     if (!isUuid(uuid)) throw worktaskNotFound();
     if (key.mode === 'test') return this.testMode.taskAnnotations(key, uuid, withSubmissions);
-    const rows: Array<{ id: string; project_id: string; completed_at: Date | null; threshold: number; subs: SubmissionRow[] }> =
-      await this.db.query(
-        `SELECT t.id, t.project_id, t.completed_at, p.consensus_iou_threshold AS threshold, ${SUBMISSIONS_JSON_SQL}
-           FROM tasks t JOIN projects p ON p.id = t.project_id
-          WHERE t.id = $1 AND p.account_id = $2`,
-        [uuid, key.accountId],
-      );
+    const holds = storedConsensusHolds('p.consensus_iou_threshold');
+    const rows: Array<{
+      id: string;
+      project_id: string;
+      completed_at: Date | null;
+      threshold: number;
+      consensus: ConsensusAnnotation[] | null;
+      subs: SubmissionRow[] | null;
+    }> = await this.db.query(
+      `SELECT t.id, t.project_id, t.completed_at, p.consensus_iou_threshold AS threshold,
+              CASE WHEN ${holds} THEN t.consensus END AS consensus,
+              CASE WHEN $3 OR (t.completed_at IS NOT NULL AND NOT ${holds}) THEN ${submissionsJson('t')} END AS subs
+         FROM tasks t JOIN projects p ON p.id = t.project_id
+        WHERE t.id = $1 AND p.account_id = $2`,
+      [uuid, key.accountId, withSubmissions],
+    );
     const row = rows[0];
     if (!row) throw worktaskNotFound();
     const record: TaskAnnotationsRecord = {
       task_uuid: row.id,
       completed: row.completed_at !== null,
       completed_at: row.completed_at?.toISOString() ?? null,
-      annotations: row.completed_at ? consensusOf(row.subs, row.threshold) : [],
+      annotations: row.completed_at ? await taskConsensus(this.db, row, row.threshold) : [],
     };
-    if (withSubmissions) record.submissions = toWorkerSubmissions(row.project_id, row.subs);
+    if (withSubmissions) record.submissions = toWorkerSubmissions(row.project_id, row.subs ?? []);
     return record;
   }
 
@@ -102,65 +126,90 @@ export class AnnotationsService {
       })();
     }
     const project = await this.projects.owned(key.accountId, uuid, 'project not found', 422);
-    if (format === 'coco') {
-      const threshold = project.consensusIouThreshold;
-      return cocoExport(project, {
-        images: () => this.pages<CocoImageRow & PageRow>(project.id, COCO_IMAGES_SQL),
-        consensus: () => this.mapPages<ConsensusTaskRow, ConsensusAnnotation[]>(project.id, CONSENSUS_SQL, (row) => consensusOfInputs(row.subs, threshold)),
-      });
-    }
+    if (format === 'coco') return this.cocoExport(project);
     return this.jsonExport(project, withSubmissions);
   }
 
   /**
-   * Each batch is one JSON.stringify of the batch's entries with the brackets cut off: the same text as
-   * the entries stringified one by one and joined with commas, with far fewer intermediate strings.
+   * `{"data":[…]}`, each batch's entries joined with commas. An entry whose stored consensus holds is
+   * built by PostgreSQL as text (ENTRY_SQL), so this only concatenates; the others are computed here
+   * (and their consensus stored, see storeBack).
    */
   private async *jsonExport(project: Project, withSubmissions: boolean): AsyncIterable<string> {
     yield '{"data":[';
     let first = true;
     const threshold = project.consensusIouThreshold;
+    const store = storeBack(this.pool, threshold);
     const batches = withSubmissions
-      ? this.mapPages<CompletedTaskRow, ProjectAnnotationsEntry>(project.id, SUBMISSIONS_SQL, (row) => ({
-          task_uuid: row.id,
-          external_image_url: row.external_image_url,
-          completed_at: new Date(row.completed_at).toISOString(),
-          annotations: consensusOf(row.subs, threshold),
-          submissions: toWorkerSubmissions(project.id, row.subs),
-        }))
-      : this.mapPages<ConsensusTaskRow, ProjectAnnotationsEntry>(project.id, CONSENSUS_SQL, (row) => ({
-          task_uuid: row.id,
-          external_image_url: row.external_image_url,
-          completed_at: row.completed_at.toISOString(),
-          annotations: consensusOfInputs(row.subs, threshold),
-        }));
-    for await (const entries of batches) {
-      yield (first ? '' : ',') + JSON.stringify(entries).slice(1, -1);
-      first = false;
+      ? this.mapPages<SubmissionsEntryRow, string>(project.id, SUBMISSIONS_SQL, [threshold], (row) => {
+          const annotations = row.consensus ?? store.computed(row.id, row.subs.map((s): ConsensusInput => [s.worker_id, s.boxes])).text;
+          return entryText(row.id, row.external_image_url, row.completed_at, annotations, JSON.stringify(toWorkerSubmissions(project.id, row.subs)));
+        })
+      : this.mapPages<EntryRow, string>(project.id, ENTRY_SQL, [threshold], (row) =>
+          row.entry ?? entryText(row.id, row.external_image_url, row.completed_at as Date, store.computed(row.id, row.subs ?? []).text),
+        );
+    try {
+      for await (const entries of batches) {
+        yield (first ? '' : ',') + entries.join(',');
+        first = false;
+        store.flush();
+      }
+    } finally {
+      await store.done();
     }
     yield ']}';
   }
 
+  /** COCO: images, then the boxes of the same tasks; the database builds the text of stored consensus. */
+  private cocoExport(project: Project): AsyncIterable<string> {
+    const threshold = project.consensusIouThreshold;
+    const categoryIds = new Map(cocoCategories(project).map((c) => [c.name, c.id]));
+    const labels = project.labels.map((label) => label.name);
+    const pages = this.mapPages.bind(this);
+    const pool = this.pool;
+    return cocoExport(project, {
+      images: () => pages<PageRow & { image: string }, string>(project.id, COCO_IMAGES_SQL, [], (row) => row.image),
+      async *annotations() {
+        const store = storeBack(pool, threshold);
+        try {
+          for await (const tasks of pages<CocoBoxesRow, string[]>(project.id, COCO_BOXES_SQL, [threshold, labels], (row) => {
+            if (row.boxes !== null) return row.boxes === '' ? [] : row.boxes.split(BOX_SEPARATOR);
+            return annotationTails(store.computed(row.id, row.subs ?? []).boxes, categoryIds);
+          })) {
+            yield tasks;
+            store.flush();
+          }
+        } finally {
+          await store.done();
+        }
+      },
+    });
+  }
+
+  private get pool(): Pool {
+    // pg's Pool#query, not TypeORM's query (a QueryRunner around the promise form of Client#query):
+    // measured with --trace-gc-nvp, the batches' rows then stay in the young generation instead of
+    // being promoted by the hundred megabytes (docs/performance.md, "Project annotations export").
+    return (this.db.driver as unknown as { master: Pool }).master;
+  }
+
   /** pages(), each row turned into `map(row)` as soon as its batch arrives. */
-  private async *mapPages<R extends PageRow, T>(projectId: string, sql: string, map: (row: R) => T): AsyncIterable<T[]> {
-    for await (const rows of this.pages<R>(projectId, sql)) yield rows.map(map);
+  private async *mapPages<R extends PageRow, T>(projectId: string, sql: string, params: unknown[], map: (row: R) => T): AsyncIterable<T[]> {
+    for await (const rows of this.pages<R>(projectId, sql, params)) yield rows.map(map);
   }
 
   /**
    * Complete tasks, oldest completion first, in batches by keyset pagination on (completed_at, id),
-   * with the columns of `sql` (one of the *_SQL below). The cursor is the timestamp as text, so
-   * microseconds survive the round trip through JavaScript. The next batch is asked for as soon as
-   * one arrives, so PostgreSQL builds it while this one is turned into JSON and sent: one query in
-   * flight at a time, never more than two batches in memory.
+   * with the columns of `sql` (one of the *_SQL below; `params` are its $4, $5…). The cursor is the
+   * timestamp as text, so microseconds survive the round trip through JavaScript. The next batch is
+   * asked for as soon as one arrives, so PostgreSQL builds it while this one is turned into JSON and
+   * sent: one query in flight at a time, never more than two batches in memory.
    */
-  private async *pages<R extends PageRow>(projectId: string, sql: string): AsyncIterable<R[]> {
-    // pg's Pool#query, not TypeORM's query (a QueryRunner around the promise form of Client#query):
-    // measured with --trace-gc-nvp, the batches' rows then stay in the young generation instead of
-    // being promoted by the hundred megabytes (docs/performance.md, "Project annotations export").
+  private async *pages<R extends PageRow>(projectId: string, sql: string, params: unknown[]): AsyncIterable<R[]> {
     // Unnamed statements on purpose: a generic plan of this keyset query could not use the cursor.
-    const pool = (this.db.driver as unknown as { master: Pool }).master;
+    const pool = this.pool;
     const page = (after: PageRow | null): Promise<R[]> => {
-      const next = pool.query<R>(sql, [projectId, after?.cursor ?? null, after?.id ?? null]).then((result) => result.rows);
+      const next = pool.query<R>(sql, [projectId, after?.cursor ?? null, after?.id ?? null, ...params]).then((result) => result.rows);
       // Not left unhandled if the consumer stops (client gone) before awaiting it; still thrown below.
       next.catch(() => undefined);
       return next;
@@ -177,6 +226,42 @@ export class AnnotationsService {
   }
 }
 
+/**
+ * The consensus an export computes for tasks whose stored one does not hold, stored back one batch at
+ * a time (one UPDATE per batch, in order, while the export goes on), so the next export finds them.
+ */
+function storeBack(pool: Pool, threshold: number) {
+  let batch: Array<{ id: string; text: string }> = [];
+  let writing: Promise<void> = Promise.resolve();
+  return {
+    /** The consensus of a task's submissions with the export's threshold, and its text, queued to be stored. */
+    computed(id: string, subs: ConsensusInput[]): { boxes: ConsensusAnnotation[]; text: string } {
+      const result = computeConsensus(subs, threshold);
+      batch.push({ id, text: result.text });
+      return result;
+    },
+    flush(): void {
+      if (batch.length === 0) return;
+      const rows = batch;
+      batch = [];
+      writing = writing.then(() => storeConsensus(pool, threshold, rows));
+    },
+    async done(): Promise<void> {
+      this.flush();
+      await writing;
+    },
+  };
+}
+
+/**
+ * One JSON export entry as text, the same as JSON.stringify of the entry object (and as ENTRY_SQL):
+ * `annotations` (and `submissions`) arrive as JSON text.
+ */
+function entryText(id: string, imageUrl: string | null, completedAt: Date, annotations: string, submissions?: string): string {
+  const head = JSON.stringify({ task_uuid: id, external_image_url: imageUrl, completed_at: completedAt.toISOString() }).slice(0, -1);
+  return `${head},"annotations":${annotations}${submissions === undefined ? '' : `,"submissions":${submissions}`}}`;
+}
+
 /** The keyset query of an export: `columns` of the complete tasks after the cursor ($2, $3). */
 function pageSql(columns: string, joins = ''): string {
   return `SELECT t.id, t.completed_at::text AS cursor, ${columns}
@@ -187,16 +272,65 @@ function pageSql(columns: string, joins = ''): string {
            LIMIT ${EXPORT_BATCH}`;
 }
 
-/** JSON with `?view=submissions`: every field of every submission. */
-const SUBMISSIONS_SQL = pageSql(`t.external_image_url, t.completed_at, ${SUBMISSIONS_JSON_SQL}`);
-/** JSON without submissions, and COCO's second pass: what the consensus reads. */
-const CONSENSUS_SQL = pageSql(`t.external_image_url, t.completed_at, ${CONSENSUS_INPUT_JSON_SQL}`);
-/** COCO's first pass: the image and the size given with the task's first submission. */
+/** The stored consensus holds for the export's threshold, $4 (the project's when the export began). */
+const HOLDS = storedConsensusHolds('$4::real');
+
+/**
+ * A JSON string of `text` as JSON.stringify writes it: to_json escapes the same characters (", \ and
+ * control characters, with the same short forms and lowercase \u00xx).
+ */
+const jsonString = (text: string) => `to_json(${text})::text`;
+
+/**
+ * JSON without submissions. For a task whose stored consensus holds, the entry's text, byte for byte
+ * what entryText makes of it: completed_at in UTC with milliseconds, truncated like a JavaScript Date
+ * made by pg (toISOString), and the stored `annotations` text as is. Otherwise what entryText needs
+ * (the submissions are read only for those rows: a CASE evaluates its subquery only when taken).
+ */
+const ENTRY_SQL = pageSql(`
+  CASE WHEN ${HOLDS} THEN
+    '{"task_uuid":"' || t.id || '","external_image_url":' || coalesce(${jsonString('t.external_image_url')}, 'null')
+      || ',"completed_at":"' || to_char(t.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+      || '","annotations":' || t.consensus::text || '}'
+  END AS entry,
+  CASE WHEN NOT ${HOLDS} THEN t.external_image_url END AS external_image_url,
+  CASE WHEN NOT ${HOLDS} THEN t.completed_at END AS completed_at,
+  CASE WHEN NOT ${HOLDS} THEN ${consensusInputJson('t')} END AS subs`);
+
+/** JSON with `?view=submissions`: every field of every submission, and the stored consensus text when it holds. */
+const SUBMISSIONS_SQL = pageSql(`t.external_image_url, t.completed_at,
+  CASE WHEN ${HOLDS} THEN t.consensus::text END AS consensus, ${submissionsJson('t')} AS subs`);
+
+/** COCO's first pass: the image and the size given with the task's first submission, as imageTail's text. */
 const COCO_IMAGES_SQL = pageSql(
-  't.external_image_url, f.image_width, f.image_height',
+  `',"file_name":' || coalesce(${jsonString('t.external_image_url')}, '"' || t.id || '.jpg"')
+     || ',"coco_url":' || coalesce(${jsonString('t.external_image_url')}, 'null')
+     || ',"width":' || coalesce(f.image_width, 0) || ',"height":' || coalesce(f.image_height, 0)
+     || ',"task_uuid":"' || t.id || '"}' AS image`,
   `LEFT JOIN LATERAL (SELECT s.image_width, s.image_height FROM submissions s WHERE s.task_id = t.id
                        ORDER BY s.created_at, s.id LIMIT 1) f ON true`,
 );
+
+/**
+ * COCO's second pass. For a task whose stored consensus holds, its boxes as annotationTails' texts
+ * joined by BOX_SEPARATOR ('' for none): the same float8 arithmetic as JavaScript's, printed the
+ * shortest exact way like JSON.stringify (PostgreSQL's default extra_float_digits = 1), category ids
+ * from the labels in $5 (1 up; 0 for a label the project no longer has), support and agreement as
+ * stored. Otherwise the submissions, to compute the consensus here.
+ */
+const COCO_BOXES_SQL = pageSql(`
+  CASE WHEN ${HOLDS} THEN coalesce((
+    SELECT string_agg(
+             ',"category_id":' || coalesce(array_position($5::text[], b.label), 0)
+               || ',"bbox":[' || (b.center_x - b.width / 2)::text || ',' || (b.center_y - b.height / 2)::text
+               || ',' || b.width::text || ',' || b.height::text || '],"area":' || (b.width * b.height)::text
+               || ',"iscrowd":0,"support":' || b.support::text || ',"agreement":' || b.agreement::text || '}',
+             chr(1) ORDER BY b.n)
+      FROM ROWS FROM (json_to_recordset(t.consensus)
+             AS (label text, center_x float8, center_y float8, width float8, height float8, support numeric, agreement numeric))
+           WITH ORDINALITY AS b(label, center_x, center_y, width, height, support, agreement, n)), '')
+  END AS boxes,
+  CASE WHEN NOT ${HOLDS} THEN ${consensusInputJson('t')} END AS subs`);
 
 /**
  * A test key's `?format=coco`: the fake entries as a COCO file (not the JSON list), deterministic like every
@@ -225,14 +359,17 @@ function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<string>
       },
     ],
   }));
+  const categoryIds = new Map(cocoCategories(project).map((c) => [c.name, c.id]));
   return cocoExport(
     project,
     {
       async *images() {
-        yield rows.map((row) => ({ id: row.id, external_image_url: row.external_image_url, image_width: row.subs[0]?.image_width ?? null, image_height: row.subs[0]?.image_height ?? null }));
+        yield rows.map((row) =>
+          imageTail({ id: row.id, external_image_url: row.external_image_url, image_width: row.subs[0]?.image_width ?? null, image_height: row.subs[0]?.image_height ?? null }),
+        );
       },
-      async *consensus() {
-        yield rows.map((row) => consensusOf(row.subs, project.consensusIouThreshold));
+      async *annotations() {
+        yield rows.map((row) => annotationTails(consensusOf(row.subs, project.consensusIouThreshold), categoryIds));
       },
     },
     entries[0]?.completed_at,

@@ -10,73 +10,92 @@ export interface CocoImageRow {
 }
 
 /**
- * What the export reads, twice over the same ordered tasks: their images, then their consensus boxes
- * (one list per task, in the order of `images`, so that image ids line up).
+ * What the export reads, twice over the same ordered tasks, as JSON text that only lacks the ids the
+ * export numbers: per task its image object after `{"id":<image id>` (imageTail), then per task (in
+ * the order of `images`, so that image ids line up) the list of its boxes' objects after
+ * `{"id":<annotation id>,"image_id":<image id>` (annotationTails). The database builds the same text for
+ * stored consensus (annotations.service.ts); these helpers build it for the rest.
  */
 export interface CocoSource {
-  images(): AsyncIterable<CocoImageRow[]>;
-  consensus(): AsyncIterable<ConsensusAnnotation[][]>;
+  images(): AsyncIterable<string[]>;
+  annotations(): AsyncIterable<string[][]>;
+}
+
+/** The category ids of a project's labels: 1, 2, … in the order of the labels. */
+export function cocoCategories(project: Project): Array<{ id: number; name: string; supercategory: string }> {
+  return project.labels.map((label, i) => ({ id: i + 1, name: label.name, supercategory: 'object' }));
+}
+
+/** An image object's JSON text after its id: `,"file_name":…,"task_uuid":"…"}`. */
+export function imageTail(row: CocoImageRow): string {
+  return (
+    ',' +
+    JSON.stringify({
+      file_name: row.external_image_url ?? `${row.id}.jpg`,
+      coco_url: row.external_image_url,
+      width: row.image_width ?? 0,
+      height: row.image_height ?? 0,
+      task_uuid: row.id,
+    }).slice(1)
+  );
+}
+
+/**
+ * Each box's annotation object after its ids: `,"category_id":…,"agreement":…}`. `bbox` is
+ * [x, y, width, height] in pixels of the original image, x and y at the top-left corner.
+ */
+export function annotationTails(boxes: ConsensusAnnotation[], categoryIds: ReadonlyMap<string, number>): string[] {
+  return boxes.map(
+    (box) =>
+      ',' +
+      JSON.stringify({
+        category_id: categoryIds.get(box.label) ?? 0,
+        bbox: [box.center_x - box.width / 2, box.center_y - box.height / 2, box.width, box.height],
+        area: box.width * box.height,
+        iscrowd: 0,
+        support: box.support,
+        agreement: box.agreement,
+      }).slice(1),
+  );
 }
 
 /**
  * A COCO detection file of a project's consensus boxes, streamed: categories, then images (pass one),
- * then annotations (pass two over the same ordered tasks, so image ids line up). `bbox` is
- * [x, y, width, height] in pixels of the original image, x and y at the top-left corner.
- * Each batch is one JSON.stringify of an array whose brackets are cut off: the same text as the
- * items stringified one by one and joined with commas, with far fewer intermediate strings.
+ * then annotations (pass two over the same ordered tasks, so image ids line up). Ids are numbered
+ * here, in order, 1 up; everything else arrives as text (CocoSource), so a batch is only concatenated.
  */
 export async function* cocoExport(project: Project, source: CocoSource, createdAt = new Date().toISOString()): AsyncIterable<string> {
-  const categories = project.labels.map((label, i) => ({ id: i + 1, name: label.name, supercategory: 'object' }));
-  const categoryIds = new Map(categories.map((c) => [c.name, c.id]));
   yield JSON.stringify({
     info: { description: `Crowdbox export of ${project.name}`, version: '1.0', date_created: createdAt },
     licenses: [],
-    categories,
+    categories: cocoCategories(project),
   }).slice(0, -1);
 
   yield ',"images":[';
   let imageId = 0;
-  for await (const rows of source.images()) {
-    if (rows.length === 0) continue;
-    const first = imageId === 0;
-    const images = rows.map((row) => {
+  for await (const tails of source.images()) {
+    if (tails.length === 0) continue;
+    const parts: string[] = [];
+    for (const tail of tails) {
       imageId += 1;
-      return {
-        id: imageId,
-        file_name: row.external_image_url ?? `${row.id}.jpg`,
-        coco_url: row.external_image_url,
-        width: row.image_width ?? 0,
-        height: row.image_height ?? 0,
-        task_uuid: row.id,
-      };
-    });
-    yield (first ? '' : ',') + JSON.stringify(images).slice(1, -1);
+      parts.push(`{"id":${imageId}${tail}`);
+    }
+    yield (imageId === parts.length ? '' : ',') + parts.join(',');
   }
 
   yield '],"annotations":[';
   let image = 0;
   let annotationId = 0;
-  for await (const tasks of source.consensus()) {
-    const parts: object[] = [];
+  for await (const tasks of source.annotations()) {
+    const parts: string[] = [];
     for (const boxes of tasks) {
       image += 1;
-      for (const box of boxes) {
+      for (const tail of boxes) {
         annotationId += 1;
-        const x = box.center_x - box.width / 2;
-        const y = box.center_y - box.height / 2;
-        parts.push({
-          id: annotationId,
-          image_id: image,
-          category_id: categoryIds.get(box.label) ?? 0,
-          bbox: [x, y, box.width, box.height],
-          area: box.width * box.height,
-          iscrowd: 0,
-          support: box.support,
-          agreement: box.agreement,
-        });
+        parts.push(`{"id":${annotationId},"image_id":${image}${tail}`);
       }
     }
-    if (parts.length > 0) yield (annotationId === parts.length ? '' : ',') + JSON.stringify(parts).slice(1, -1);
+    if (parts.length > 0) yield (annotationId === parts.length ? '' : ',') + parts.join(',');
   }
   yield ']}';
 }

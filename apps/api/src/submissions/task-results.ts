@@ -13,20 +13,28 @@ export interface SubmissionRow {
 }
 
 /** SQL producing `subs` (a JSON array of SubmissionRow, oldest first) for the task aliased `t`. */
-export const SUBMISSIONS_JSON_SQL = `
-  coalesce((SELECT json_agg(json_build_object(
+export const SUBMISSIONS_JSON_SQL = `${submissionsJson('t')} AS subs`;
+
+/** The expression of SUBMISSIONS_JSON_SQL for the task aliased `task` (no column alias). */
+export function submissionsJson(task: string): string {
+  return `coalesce((SELECT json_agg(json_build_object(
       'id', s.id, 'worker_id', s.worker_id, 'boxes', s.boxes, 'image_width', s.image_width,
       'image_height', s.image_height, 'created_at', s.created_at) ORDER BY s.created_at, s.id)
-    FROM submissions s WHERE s.task_id = t.id), '[]'::json) AS subs`;
+    FROM submissions s WHERE s.task_id = ${task}.id), '[]'::json)`;
+}
 
 /**
  * Only what the consensus reads of each submission, as a JSON array of `[worker_id, boxes]` pairs
  * (oldest first), for the task aliased `t`: the project export's query, which reads every submission
  * of up to 100,000s of tasks, so a smaller row is less for PostgreSQL to build and for us to parse.
  */
-export const CONSENSUS_INPUT_JSON_SQL = `
-  coalesce((SELECT json_agg(json_build_array(s.worker_id, s.boxes) ORDER BY s.created_at, s.id)
-    FROM submissions s WHERE s.task_id = t.id), '[]'::json) AS subs`;
+export const CONSENSUS_INPUT_JSON_SQL = `${consensusInputJson('t')} AS subs`;
+
+/** The expression of CONSENSUS_INPUT_JSON_SQL for the task aliased `task` (no column alias). */
+export function consensusInputJson(task: string): string {
+  return `coalesce((SELECT json_agg(json_build_array(s.worker_id, s.boxes) ORDER BY s.created_at, s.id)
+    FROM submissions s WHERE s.task_id = ${task}.id), '[]'::json)`;
+}
 
 /** A submission as CONSENSUS_INPUT_JSON_SQL selects it. */
 export type ConsensusInput = [workerId: string, boxes: Annotation[]];

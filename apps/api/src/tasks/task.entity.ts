@@ -16,6 +16,10 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 @Check('ck_tasks_submission_count', `"submission_count" BETWEEN 0 AND "required_submissions"`)
 @Check('ck_tasks_completed', `("completed_at" IS NOT NULL) = ("submission_count" = "required_submissions")`)
 @Check('ck_tasks_closed_once', `"completed_at" IS NULL OR "cancelled_at" IS NULL`)
+@Check(
+  'ck_tasks_consensus',
+  `("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL)`,
+)
 export class Task {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_tasks' })
   id!: string;
@@ -68,4 +72,15 @@ export class Task {
 
   @Column('timestamptz', { nullable: true })
   cancelledAt!: Date | null;
+
+  /**
+   * The consensus boxes (API.md §5) as the exact JSON text of the answer's `annotations`, written by the
+   * submission that completes the task; see migration 1764200000000-stored-consensus. Read by SQL only.
+   */
+  @Column('json', { nullable: true, select: false })
+  consensus!: unknown;
+
+  /** The project's IoU threshold that `consensus` was computed with (NULL with it). */
+  @Column('real', { nullable: true, select: false })
+  consensusIouThreshold!: number | null;
 }

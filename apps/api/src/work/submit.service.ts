@@ -9,6 +9,8 @@ import { requestHash } from '../common/canonical-json';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { computeConsensus } from '../submissions/stored-consensus';
+import { consensusInputJson, type ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
 import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
 
@@ -38,6 +40,14 @@ const READ_LEASE: PreparedStatement = {
       LEFT JOIN submissions s ON s.checkout_id = c.id
      WHERE c.id = $1`,
 };
+
+/** What COMPLETE_SUBMISSION answers: threshold and subs only when this submission completed the task. */
+interface CompletionRow {
+  completed_at: Date | null;
+  event_id: string | null;
+  threshold: number | null;
+  subs: ConsensusInput[] | null;
+}
 
 /** The submissions trigger re-checks the lease under its row lock (CB006 when it ended meanwhile). */
 const INSERT_SUBMISSION: PreparedStatement = {
@@ -69,7 +79,19 @@ const COMPLETE_SUBMISSION: PreparedStatement = {
        WHERE task.completed_at IS NOT NULL AND task.callback_endpoint_id IS NOT NULL
       RETURNING id
     )
-    SELECT task.completed_at, (SELECT id FROM event) AS event_id FROM task`,
+    SELECT task.completed_at, (SELECT id FROM event) AS event_id,
+           CASE WHEN task.completed_at IS NOT NULL THEN p.consensus_iou_threshold END AS threshold,
+           CASE WHEN task.completed_at IS NOT NULL THEN ${consensusInputJson('task')} END AS subs
+      FROM task JOIN projects p ON p.id = task.project_id`,
+};
+
+/**
+ * The completed task's consensus (its JSON text) and the threshold it was computed with (the project's,
+ * read by COMPLETE_SUBMISSION), stored in the same transaction: see submissions/stored-consensus.ts.
+ */
+const STORE_CONSENSUS: PreparedStatement = {
+  name: 'submit_store_consensus',
+  text: `UPDATE tasks SET consensus = $2::json, consensus_iou_threshold = $3::real WHERE id = $1`,
 };
 
 @Injectable()
@@ -104,8 +126,14 @@ export class SubmitService {
           lease.reward,
           hash,
         ]);
-        const [done] = await runPrepared<{ event_id: string | null }>(tx, COMPLETE_SUBMISSION, [checkoutId, randomUUID()]);
+        const [done] = await runPrepared<CompletionRow>(tx, COMPLETE_SUBMISSION, [checkoutId, randomUUID()]);
         eventId = done?.event_id ?? null;
+        // The submission that completes the task computes its consensus once, for every reader after it
+        // (docs/decisions.md, "Consensus stored at completion").
+        if (done?.completed_at && done.subs && done.threshold !== null) {
+          const { text } = computeConsensus(done.subs, done.threshold);
+          await runPrepared(tx, STORE_CONSENSUS, [lease.task_id, text, done.threshold]);
+        }
       });
     } catch (error) {
       const code = sqlState(error);

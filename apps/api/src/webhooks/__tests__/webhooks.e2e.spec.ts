@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { createTestDatabase, dropTestDatabase } from '../../../test/test-database';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { eventually, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
+import { echoChallenge, eventually, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
 import { WebhookJobs } from '../webhook-jobs';
 
 /** Short retries so a whole schedule runs in seconds (never sleeps of real minutes). */
@@ -89,6 +89,29 @@ describe('webhooks', () => {
     });
     expect(logged).toMatchObject({ id: event.json?.id, task_uuid: taskId, state: 'delivered', attempt_count: 1 });
     expect(statuses(logged)).toEqual([200]);
+  });
+
+  it('sends the consensus stored at completion, or the one of the project’s threshold when it changed since', async () => {
+    // The challenge is held (503) until both tasks are complete and their stored consensus doctored, so
+    // the event bodies are built afterwards, from what is stored then.
+    let open = false;
+    const hold = (req: ReceivedRequest, nth: number) => (req.json?.event === 'challenge' && !open ? { status: 503 } : echoChallenge(req, nth));
+    receiver.on('/stored', hold);
+    receiver.on('/rethreshold', hold);
+    const marker = [{ label: 'car', center_x: 11, center_y: 22, width: 7, height: 4, support: 9, agreement: 0.5 }];
+    const kept = await aRequester(t);
+    const keptTask = await completeTask(t, kept, worker, receiver.url('/stored'));
+    const changed = await aRequester(t);
+    const changedTask = await completeTask(t, changed, worker, receiver.url('/rethreshold'));
+    await t.db.query('UPDATE tasks SET consensus = $2::json WHERE id = ANY($1)', [[keptTask, changedTask], JSON.stringify(marker)]);
+    const patched = await t.request({ method: 'PATCH', url: `/api/console/projects/${changed.projectUuid}`, headers: changed.auth, body: { consensus_iou_threshold: 0.7 } });
+    expect(patched.status).toBe(200);
+    open = true;
+
+    const [stored] = (await eventually(() => receiver.events('/stored').length === 1 && receiver.events('/stored'))) || [];
+    expect(stored?.json?.data).toMatchObject({ annotations: { task_uuid: keptTask, annotations: marker } });
+    const [recomputed] = (await eventually(() => receiver.events('/rethreshold').length === 1 && receiver.events('/rethreshold'))) || [];
+    expect(recomputed?.json?.data).toMatchObject({ annotations: { task_uuid: changedTask, annotations: [{ ...BOX, support: 1, agreement: 1 }] } });
   });
 
   it('sends no data to an address that answers the challenge with the wrong token', async () => {

@@ -1,0 +1,223 @@
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { completeInDb, submitInDb } from '../../../test/work-fixtures';
+
+interface Box {
+  label: string;
+  center_x: number;
+  center_y: number;
+  width: number;
+  height: number;
+}
+
+const box = (label: string, x0: number, y0: number, x1: number, y1: number): Box => ({
+  label,
+  center_x: (x0 + x1) / 2,
+  center_y: (y0 + y1) / 2,
+  width: x1 - x0,
+  height: y1 - y0,
+});
+
+// As in annotations.e2e.spec.ts: three cars with pairwise IoU 0.907, 0.943 and 0.890 (all merged at the
+// default threshold 0.5, none at 0.95), a person two workers drew identically and one only one drew.
+const CAR_1 = box('car', 100, 50, 200, 152);
+const CAR_2 = box('car', 102, 48, 204, 150);
+const CAR_3 = box('car', 101, 52, 201, 154);
+const MERGED_CAR = { label: 'car', center_x: 151, center_y: 101, width: 100, height: 102 };
+const LONE_PERSON = box('person', 400, 300, 440, 380);
+const SHARED_PERSON = box('person', 280, 160, 320, 240);
+const IMAGE = { image_width: 640, image_height: 480 };
+/** What a task with these three submissions answers at 0.5, and at 0.95 (no car cluster reaches 2 of 3). */
+const AT_05 = [
+  { ...MERGED_CAR, support: 3, agreement: expect.any(Number) },
+  { ...SHARED_PERSON, support: 2, agreement: 1 },
+];
+const AT_095 = [{ ...SHARED_PERSON, support: 2, agreement: 1 }];
+
+/**
+ * The consensus stored on the task by the submission that completes it (migration
+ * 1764200000000-stored-consensus), and the answers that read it: used while its threshold is the
+ * project's, computed again (and stored) when it is not, or when it is missing.
+ */
+describe('stored consensus', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const get = (key: string, url: string) => t.request({ method: 'GET', url, headers: { apikey: key } });
+  const stored = async (taskId: string): Promise<{ consensus: string | null; threshold: number | null }> =>
+    (await t.db.query('SELECT consensus::text AS consensus, consensus_iou_threshold::float8 AS threshold FROM tasks WHERE id = $1', [taskId]))[0];
+  const setThreshold = async (r: Requester, threshold: number) => {
+    const res = await t.request({ method: 'PATCH', url: `/api/console/projects/${r.projectUuid}`, headers: r.auth, body: { consensus_iou_threshold: threshold } });
+    expect(res.status).toBe(200);
+  };
+
+  /** Every answer that carries a task's consensus boxes, for a project with that one complete task. */
+  const answers = async (r: Requester, taskId: string) => {
+    const one = (await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`)).body.data.annotations;
+    const oneWithSubs = (await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations?view=submissions`)).body.data.annotations;
+    const exported = (await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations`)).body.data;
+    const exportedWithSubs = (await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations?view=submissions`)).body.data;
+    const coco = JSON.parse((await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations?format=coco`)).text);
+    const console = (await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskId}`, headers: r.auth })).body.data;
+    expect(exported).toHaveLength(1);
+    return {
+      one,
+      oneWithSubs,
+      exported: exported[0].annotations,
+      exportedWithSubs: exportedWithSubs[0].annotations,
+      cocoBoxes: coco.annotations.map((a: { bbox: number[]; support: number }) => ({ bbox: a.bbox, support: a.support })),
+      console: console.results.annotations,
+    };
+  };
+  const expectEverywhere = async (r: Requester, taskId: string, boxes: unknown[]) => {
+    const all = await answers(r, taskId);
+    for (const [where, value] of Object.entries(all)) {
+      if (where === 'cocoBoxes') continue;
+      expect({ where, value }).toEqual({ where, value: boxes });
+    }
+    return all;
+  };
+
+  /** A task of `r` completed through the worker API by three new workers with the three standard submissions. */
+  const completeThroughWorkerApi = async (r: Requester): Promise<{ taskId: string; workers: SignedIn[] }> => {
+    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
+    expect(created.status).toBe(201);
+    const taskId = created.body.data.task_uuid;
+    const workers = [await signUp(t), await signUp(t), await signUp(t)];
+    const boxes = [
+      [CAR_1, LONE_PERSON],
+      [SHARED_PERSON, CAR_2],
+      [CAR_3, SHARED_PERSON],
+    ];
+    for (const [i, w] of workers.entries()) {
+      const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
+      expect(lease.status).toBe(201);
+      expect(lease.body.data.task_uuid).toBe(taskId);
+      if (i < 2) expect(await stored(taskId)).toEqual({ consensus: null, threshold: null });
+      const submitted = await t.request({
+        method: 'POST',
+        url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
+        headers: w.auth,
+        body: { annotations: boxes[i], ...IMAGE },
+      });
+      expect(submitted.status).toBe(201);
+    }
+    return { taskId, workers };
+  };
+
+  it('is written by the submission that completes the task, and is what every answer then reads', async () => {
+    const r = await aRequester(t);
+    const { taskId } = await completeThroughWorkerApi(r);
+
+    const [task] = await t.db.query('SELECT completed_at FROM tasks WHERE id = $1', [taskId]);
+    expect(task.completed_at).toBeInstanceOf(Date);
+    const row = await stored(taskId);
+    expect(row.threshold).toBe(0.5);
+    expect(JSON.parse(row.consensus as string)).toEqual(AT_05);
+    // The exact text of the answers' `annotations`, keys in the contract's order.
+    const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
+    expect(row.consensus).toBe(JSON.stringify(one.body.data.annotations));
+    await expectEverywhere(r, taskId, AT_05);
+
+    // The answers read the stored text, not the submissions: a different stored box shows everywhere.
+    const marker = [{ label: 'car', center_x: 11, center_y: 22, width: 7, height: 4, support: 9, agreement: 0.123 }];
+    await t.db.query('UPDATE tasks SET consensus = $2::json WHERE id = $1', [taskId, JSON.stringify(marker)]);
+    const all = await expectEverywhere(r, taskId, marker);
+    expect(all.cocoBoxes).toEqual([{ bbox: [7.5, 20, 7, 4], support: 9 }]);
+  });
+
+  it('is computed again with the project’s new threshold after a change, answered, and stored with it', async () => {
+    const r = await aRequester(t);
+    const { taskId } = await completeThroughWorkerApi(r);
+    expect((await stored(taskId)).threshold).toBe(0.5);
+
+    await setThreshold(r, 0.95);
+    // The export first (the one-task answer would store the new consensus before it runs).
+    const exported = (await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations`)).body.data;
+    expect(exported.map((e: { annotations: unknown }) => e.annotations)).toEqual([AT_095]);
+    const afterExport = await stored(taskId);
+    expect(afterExport.threshold).toBeCloseTo(0.95, 6);
+    expect(JSON.parse(afterExport.consensus as string)).toEqual(AT_095);
+    const all = await expectEverywhere(r, taskId, AT_095);
+    expect(all.cocoBoxes).toEqual([{ bbox: [280, 160, 40, 80], support: 2 }]);
+
+    // Back to 0.5: the one-task answer finds a consensus of 0.95, computes the 0.5 one and stores it.
+    await setThreshold(r, 0.5);
+    const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
+    expect(one.body.data.annotations).toEqual(AT_05);
+    expect(await stored(taskId)).toEqual({ consensus: JSON.stringify(one.body.data.annotations), threshold: 0.5 });
+    await expectEverywhere(r, taskId, AT_05);
+  });
+
+  it('is computed when missing (a task completed before the migration), and the answers are the same byte for byte', async () => {
+    const r = await aRequester(t);
+    const [w1, w2, w3] = [await signUp(t), await signUp(t), await signUp(t)];
+    const newTask = async (url: string | null) => {
+      const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, external_image_url: url });
+      expect(res.status).toBe(201);
+      return res.body.data.task_uuid as string;
+    };
+    // Written with SQL like tasks completed before the stored consensus existed: none is stored.
+    const standard = await newTask('https://images.example.com/straße/ü "1".jpg');
+    await submitInDb(t.db, { taskId: standard, workerId: w1.userId, boxes: [CAR_1, LONE_PERSON], submittedAt: '2024-05-01T10:00:01Z' });
+    await submitInDb(t.db, { taskId: standard, workerId: w2.userId, boxes: [SHARED_PERSON, CAR_2], submittedAt: '2024-05-01T10:00:02Z' });
+    await submitInDb(t.db, { taskId: standard, workerId: w3.userId, boxes: [CAR_3, SHARED_PERSON], submittedAt: '2024-05-01T10:00:03Z' });
+    await completeInDb(t.db, standard, '2024-05-01T10:05:00.123456Z');
+    // One worker, an odd width (a half-pixel COCO x), and no external image.
+    const odd = await newTask(null);
+    await submitInDb(t.db, { taskId: odd, workerId: w1.userId, boxes: [{ label: 'person', center_x: 30, center_y: 60, width: 41, height: 79 }], submittedAt: '2024-05-02T00:00:00Z', size: [320, 240] });
+    await completeInDb(t.db, odd, '2024-05-02T00:00:00.999999Z');
+    const empty = await newTask('https://images.example.com/empty.jpg');
+    await submitInDb(t.db, { taskId: empty, workerId: w2.userId, boxes: [], submittedAt: '2024-05-03T00:00:00Z' });
+    await completeInDb(t.db, empty, '2024-05-03T00:00:00Z');
+    const ids = [standard, odd, empty];
+    const storedCount = async () =>
+      (await t.db.query('SELECT count(*)::int AS n FROM tasks WHERE id = ANY($1) AND consensus IS NOT NULL AND consensus_iou_threshold = 0.5', [ids]))[0].n;
+    expect(await storedCount()).toBe(0);
+
+    const forget = (which: string[]) => t.db.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = ANY($1)', [which]);
+    /** Every answer's text; `reset` runs before each request (so each format meets the same stored state). */
+    const exportAll = async (reset?: () => Promise<unknown>) => {
+      const text = async (url: string) => {
+        await reset?.();
+        return (await get(r.liveKey, url)).text;
+      };
+      const one: string[] = [];
+      for (const id of ids) one.push(await text(`/api/v1/tasks/${id}/annotations`));
+      return {
+        json: await text(`/api/v1/projects/${r.projectUuid}/annotations`),
+        withSubs: await text(`/api/v1/projects/${r.projectUuid}/annotations?view=submissions`),
+        // Without `info` (its date_created is the time of the request).
+        coco: (await text(`/api/v1/projects/${r.projectUuid}/annotations?format=coco`)).replace(/^.*?,"licenses":/, ''),
+        one,
+      };
+    };
+
+    // Nothing stored: every consensus is computed (and stored, one batch at a time).
+    const computed = await exportAll(() => forget(ids));
+    const body = JSON.parse(computed.json);
+    expect(body.data).toEqual([
+      { task_uuid: standard, external_image_url: 'https://images.example.com/straße/ü "1".jpg', completed_at: '2024-05-01T10:05:00.123Z', annotations: AT_05 },
+      { task_uuid: odd, external_image_url: null, completed_at: '2024-05-02T00:00:00.999Z', annotations: [{ label: 'person', center_x: 30, center_y: 60, width: 41, height: 79, support: 1, agreement: 1 }] },
+      { task_uuid: empty, external_image_url: 'https://images.example.com/empty.jpg', completed_at: '2024-05-03T00:00:00.000Z', annotations: [] },
+    ]);
+    const coco = JSON.parse(`{"licenses":${computed.coco}`);
+    expect(coco.images.map((i: { file_name: string }) => i.file_name)).toEqual(['https://images.example.com/straße/ü "1".jpg', `${odd}.jpg`, 'https://images.example.com/empty.jpg']);
+    expect(coco.annotations.map((a: { image_id: number; bbox: number[] }) => [a.image_id, a.bbox])).toEqual([
+      [1, [101, 50, 100, 102]],
+      [1, [280, 160, 40, 80]],
+      [2, [9.5, 20.5, 41, 79]],
+    ]);
+    expect(await storedCount()).toBe(3);
+
+    // All stored: PostgreSQL writes the entries; the bodies are the same bytes.
+    expect(await exportAll()).toEqual(computed);
+
+    // Some missing: stored and computed entries mixed in one batch, still the same bytes.
+    expect(await exportAll(() => forget([standard, empty]))).toEqual(computed);
+    expect(await storedCount()).toBe(3);
+  });
+});

@@ -1,0 +1,74 @@
+import type { ConsensusAnnotation } from '@crowdbox/contracts';
+import { Logger } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import { consensusOf, consensusOfInputs, type ConsensusInput, type SubmissionRow } from './task-results';
+
+/**
+ * The stored consensus (migration 1764200000000-stored-consensus): the submission that completes a task
+ * computes its consensus once, in the completing transaction, and stores the JSON text of the boxes
+ * with the project's IoU threshold of that moment. Readers use the stored text only while that threshold
+ * is the project's; otherwise (completed before the migration, or the threshold changed since) they
+ * compute the consensus from the submissions as before and store it back, so that results are always
+ * those of API.md §5 with the project's current threshold.
+ */
+
+const logger = new Logger('StoredConsensus');
+
+/**
+ * SQL: true when the task aliased `t` has a stored consensus computed with `threshold` (an SQL
+ * expression of type real: a parameter `$n::real` or `p.consensus_iou_threshold`). Both sides are
+ * `real`, so the comparison is exact.
+ */
+export function storedConsensusHolds(threshold: string): string {
+  return `(t.consensus IS NOT NULL AND t.consensus_iou_threshold = ${threshold})`;
+}
+
+/** The text stored in `tasks.consensus`: exactly the `annotations` JSON of the answers. */
+export function consensusText(boxes: ConsensusAnnotation[]): string {
+  return JSON.stringify(boxes);
+}
+
+/** The consensus of a complete task's submissions (`[worker, boxes]` pairs) and its stored text. */
+export function computeConsensus(inputs: ConsensusInput[], threshold: number): { boxes: ConsensusAnnotation[]; text: string } {
+  const boxes = consensusOfInputs(inputs, threshold);
+  return { boxes, text: consensusText(boxes) };
+}
+
+/** storeConsensus's statement: $1 task ids, $2 the threshold, $3 their consensus texts. */
+export const STORE_CONSENSUS_SQL = `
+  UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real
+    FROM unnest($1::uuid[], $3::text[]) AS x(id, consensus)
+   WHERE t.id = x.id AND t.completed_at IS NOT NULL
+     AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`;
+
+/**
+ * Stores consensus texts computed by a reader with `threshold` (for tasks whose stored one was missing
+ * or computed with another threshold). A cache fill: a failure is logged, never the reader's error,
+ * since the reader already has the right answer. Concurrent writers store the same text for the same
+ * threshold, and a text stored with a threshold the project no longer has is simply not used.
+ */
+export async function storeConsensus(db: DataSource | Pool, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
+  if (computed.length === 0) return;
+  const pool = db instanceof DataSource ? (db.driver as unknown as { master: Pool }).master : db;
+  try {
+    await pool.query(STORE_CONSENSUS_SQL, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
+  } catch (error) {
+    logger.warn(`storing the consensus of ${computed.length} task(s) failed: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A task's consensus for the one-task answers: the stored one when it holds (`consensus`, parsed by
+ * pg), else computed from `subs` with `threshold` and stored.
+ */
+export async function taskConsensus(
+  db: DataSource,
+  row: { id: string; consensus: ConsensusAnnotation[] | null; subs: SubmissionRow[] | null },
+  threshold: number,
+): Promise<ConsensusAnnotation[]> {
+  if (row.consensus) return row.consensus;
+  const boxes = consensusOf(row.subs ?? [], threshold);
+  await storeConsensus(db, threshold, [{ id: row.id, text: consensusText(boxes) }]);
+  return boxes;
+}
