@@ -13,8 +13,8 @@ export interface CocoImageRow {
  * What the export reads, twice over the same ordered tasks, as JSON text that only lacks the ids the
  * export numbers: per task its image object after `{"id":<image id>` (imageTail), then per task (in
  * the order of `images`, so that image ids line up) the list of its boxes' objects after
- * `{"id":<annotation id>,"image_id":<image id>` (annotationTails). The database builds the same text for
- * stored consensus (annotations.service.ts); these helpers build it for the rest.
+ * `{"id":<annotation id>,"image_id":<image id>` (annotationTails). The database builds the image text
+ * (annotations.service.ts, COCO_IMAGES_SQL); imageTail builds the same for test keys.
  */
 export interface CocoSource {
   images(): AsyncIterable<string[]>;
