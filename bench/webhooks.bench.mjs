@@ -19,8 +19,15 @@
 //   lost           events of the round with no arrival after the drain timeout
 //   duplicated     arrivals beyond the first per webhook-id, and whether the attempt log shows a retry
 // A sample of the bodies is verified with `standardwebhooks` and the account's signing secret.
+//
+// With --webhook-backlog, each measured round first pauses the webhook-delivery queue (BullMQ's global
+// pause, in Redis), completes every task, waits until all their jobs are queued, then resumes it: the
+// deliveries then run alone on the cores, so `backlog /s` (events / (last first arrival - resume)) is
+// the delivery pipeline's own rate, without completions competing for the CPU. Latency then means
+// nothing (the events waited on purpose) and is not a target figure in that mode.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { Pool } from 'undici';
@@ -147,6 +154,39 @@ async function completeAll(pool, { projectUuid, workers, totals, onSubmit }) {
  * deliveries queue up behind the workers (WEBHOOK_CONCURRENCY busy) or are not even fetched.
  * sampler.stop() resolves to { waitingMax, waitingMean, activeMax, activeMean, samples }.
  */
+/**
+ * --webhook-backlog: pauses the webhook-delivery queue now; release(count) waits until `count` jobs are
+ * queued (the submits enqueue after their commit), resumes it and answers the wall-clock time of the
+ * resume (Date.now(), the receiver's clock).
+ */
+async function holdDeliveries(redisUrl, prefix) {
+  if (!redisUrl || !prefix) throw new Error('--webhook-backlog needs the Redis URL and prefix of the API');
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue('webhook-delivery', { connection, prefix: `${prefix}:bull` });
+  await queue.pause();
+  let resumed = false;
+  return {
+    async release(count) {
+      const deadline = performance.now() + 30_000;
+      for (;;) {
+        const counts = await queue.getJobCounts('wait', 'paused', 'prioritized', 'delayed');
+        const queued = Object.values(counts).reduce((s, n) => s + n, 0);
+        if (queued >= count || performance.now() > deadline) break;
+        await sleep(50);
+      }
+      const at = Date.now();
+      await queue.resume();
+      resumed = true;
+      return at;
+    },
+    async close() {
+      if (!resumed) await queue.resume();
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
+
 function queueSampler(redisUrl, prefix) {
   if (!redisUrl || !prefix) return { stop: async () => null };
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
@@ -239,13 +279,20 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   const before = measured ? await ctx.monitor?.start() : null;
   const profiling = Boolean(measured && ctx.profileStart);
   if (profiling) ctx.profileStart();
+  const held = measured && ctx.backlog ? await holdDeliveries(ctx.redisUrl, ctx.redisPrefix) : null;
   const queue = queueSampler(ctx.redisUrl, ctx.redisPrefix);
   const t0 = performance.now();
-  for (let pass = 0; totals.submit201 < count && pass < 5; pass++) {
-    // Another pass only when a worker stopped on "no task" while tasks were still leased by others
-    // that then failed (an error is reported anyway); normally one pass completes every task.
-    await completeAll(pool, { projectUuid, workers, totals });
-    if (totals.errors > 0) break;
+  let resumedAtMs = null;
+  try {
+    for (let pass = 0; totals.submit201 < count && pass < 5; pass++) {
+      // Another pass only when a worker stopped on "no task" while tasks were still leased by others
+      // that then failed (an error is reported anyway); normally one pass completes every task.
+      await completeAll(pool, { projectUuid, workers, totals });
+      if (totals.errors > 0) break;
+    }
+    if (held) resumedAtMs = await held.release(count);
+  } finally {
+    await held?.close();
   }
   const completedIn = (performance.now() - t0) / 1000;
   let stats = await receiver.stats();
@@ -295,6 +342,7 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   const lo = Math.floor(arr.length * 0.1);
   const hi = Math.max(lo, Math.ceil(arr.length * 0.9) - 1);
   const steadySeconds = (arr[hi] - arr[lo]) / 1000;
+  const backlogSeconds = resumedAtMs === null ? null : (lastArrival - resumedAtMs) / 1000;
   const not200 = db.events.reduce((s, e) => s + e.not200, 0);
 
   // Signatures of the sampled bodies, with the account's signing secret (as a receiver would).
@@ -328,6 +376,8 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
     deliveriesPerSecond: arrivals.length / spanSeconds,
     spanSeconds,
     steadyPerSecond: (hi - lo + 1) / steadySeconds,
+    backlogSeconds,
+    backlogPerSecond: backlogSeconds === null ? null : arrivals.length / backlogSeconds,
     lastArrivalAfterLastCompletionMs: lastArrival - db.tasks.last_ms,
     latencyP50: percentile(lat, 50),
     latencyP90: percentile(lat, 90),
@@ -439,6 +489,7 @@ export async function runWebhooks(ctx) {
         all.push(r);
         log(
           `  webhooks round ${round}/${rounds} ${r.deliveriesPerSecond.toFixed(0).padStart(5)} deliveries/s (steady ${r.steadyPerSecond.toFixed(0)})  ` +
+            (r.backlogPerSecond !== null ? `backlog ${r.backlogPerSecond.toFixed(0)}/s over ${r.backlogSeconds.toFixed(1)} s  ` : '') +
             `completions ${r.completionsPerSecond.toFixed(0)}/s over ${r.completionSpanSeconds.toFixed(1)} s  ` +
             `latency p50 ${r.latencyP50.toFixed(0)} p99 ${r.latencyP99.toFixed(0)} max ${r.latencyMax.toFixed(0)} ms  ` +
             `delivered ${r.delivered}/${r.events}  lost ${r.lost}  dup ${r.duplicated}  not-200 ${r.not200Attempts}  errors ${r.errors}` +
@@ -494,6 +545,9 @@ export async function runWebhooks(ctx) {
     deliveriesPerSecondMedian: median(perRound.map((r) => r.deliveriesPerSecond)),
     deliveriesPerSecond: perRound.map((r) => Math.round(r.deliveriesPerSecond)),
     steadyPerSecondMedian: median(perRound.map((r) => r.steadyPerSecond)),
+    backlog: Boolean(ctx.backlog),
+    backlogPerSecondMedian: ctx.backlog ? median(perRound.map((r) => r.backlogPerSecond)) : null,
+    backlogPerSecond: ctx.backlog ? perRound.map((r) => Math.round(r.backlogPerSecond)) : null,
     completionsPerSecondMedian: median(perRound.map((r) => r.completionsPerSecond)),
     completionsPerSecond: perRound.map((r) => Math.round(r.completionsPerSecond)),
     latencyP50Median: median(perRound.map((r) => r.latencyP50)),

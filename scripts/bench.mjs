@@ -19,6 +19,8 @@
 //                                        callback address, confirmed by its challenge), rounds (median
 //                                        reported), warm-up tasks before them, seconds to wait for the
 //                                        last deliveries before the missing ones count as lost
+//   npm run bench -- --webhook-backlog     webhooks: hold deliveries (queue paused) until every task of a
+//                                        round is complete, then release them: the delivery rate alone
 //   npm run bench -- --no-webhook-control  webhooks: skip the control run (the same completions without
 //                                        a callback_url, to tell what the webhooks add)
 //   npm run bench -- --export-tasks=100000 --export-runs=3 --export-warmup=1
@@ -114,6 +116,7 @@ function parseArgs(argv) {
     webhookWarmup: 2000,
     webhookDrain: 60,
     webhookControl: true,
+    webhookBacklog: false,
     apiEnv: {},
     profile: null,
     diagnose: false,
@@ -151,6 +154,7 @@ function parseArgs(argv) {
       case '--webhook-warmup': opts.webhookWarmup = value === '0' ? 0 : Math.round(num()); break;
       case '--webhook-drain': opts.webhookDrain = num(); break;
       case '--no-webhook-control': opts.webhookControl = false; break;
+      case '--webhook-backlog': opts.webhookBacklog = true; break;
       case '--api-roles':
         if (!['all', 'split'].includes(value)) throw new Error('--api-roles is all or split');
         opts.apiRoles = value;
@@ -487,6 +491,7 @@ async function main() {
     warmupTasks: opts.webhookWarmup,
     drainTimeoutSeconds: opts.webhookDrain,
     control: opts.webhookControl,
+    backlog: opts.webhookBacklog,
     redisUrl,
     redisPrefix: REDIS_PREFIX,
   };
@@ -792,6 +797,12 @@ function report(results, command) {
       '(deliveries/s: events delivered / (last first arrival - first completion); steady: the middle 80 % of arrivals over the time they span; ' +
         'latency: first arrival at the receiver - the task\'s completed_at)',
     );
+    if (w.backlog) {
+      log(
+        `backlog (--webhook-backlog: deliveries held until every task was complete, then released): ${fmt(w.backlogPerSecondMedian)} deliveries/s median ` +
+          `(${w.backlogPerSecond.join(' / ')}); latency above includes the hold, so it is no target figure in this mode`,
+      );
+    }
     if (w.cpuUsPerEvent) {
       const u = w.cpuUsPerEvent;
       log(
