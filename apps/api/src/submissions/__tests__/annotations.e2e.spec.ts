@@ -3,36 +3,10 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { EXPORT_BATCH } from '../annotations.service';
 import { asFixture, completeInDb, submitInDb } from '../../../test/work-fixtures';
-
-interface Box {
-  label: string;
-  center_x: number;
-  center_y: number;
-  width: number;
-  height: number;
-}
+import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, box, type Box } from '../../../test/consensus-fixtures';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PSEUDONYM = /^worker_[0-9a-f]{12}$/;
-
-/** Edges → the contract's box. */
-const box = (label: string, x0: number, y0: number, x1: number, y1: number): Box => ({
-  label,
-  center_x: (x0 + x1) / 2,
-  center_y: (y0 + y1) / 2,
-  width: x1 - x0,
-  height: y1 - y0,
-});
-
-// Three nearly identical cars (pairwise IoU 0.907, 0.943, 0.890). Per-edge medians: x0 101 (w3),
-// y0 50 (w1), x1 201 (w3), y1 152 (w1) -> center 151,101, size 100x102 (no worker drew exactly that).
-const CAR_1 = box('car', 100, 50, 200, 152);
-const CAR_2 = box('car', 102, 48, 204, 150);
-const CAR_3 = box('car', 101, 52, 201, 154);
-const MERGED_CAR = { label: 'car', center_x: 151, center_y: 101, width: 100, height: 102 };
-// A person only worker 1 drew (1 of 3: dropped), and one workers 2 and 3 both drew (2 of 3: kept).
-const LONE_PERSON = box('person', 400, 300, 440, 380);
-const SHARED_PERSON = box('person', 280, 160, 320, 240);
 
 describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/:uuid/annotations)', () => {
   let t: TestApp;

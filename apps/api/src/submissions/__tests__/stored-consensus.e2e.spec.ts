@@ -1,31 +1,8 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
+import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON } from '../../../test/consensus-fixtures';
 
-interface Box {
-  label: string;
-  center_x: number;
-  center_y: number;
-  width: number;
-  height: number;
-}
-
-const box = (label: string, x0: number, y0: number, x1: number, y1: number): Box => ({
-  label,
-  center_x: (x0 + x1) / 2,
-  center_y: (y0 + y1) / 2,
-  width: x1 - x0,
-  height: y1 - y0,
-});
-
-// As in annotations.e2e.spec.ts: three cars with pairwise IoU 0.907, 0.943 and 0.890 (all merged at the
-// default threshold 0.5, none at 0.95), a person two workers drew identically and one only one drew.
-const CAR_1 = box('car', 100, 50, 200, 152);
-const CAR_2 = box('car', 102, 48, 204, 150);
-const CAR_3 = box('car', 101, 52, 201, 154);
-const MERGED_CAR = { label: 'car', center_x: 151, center_y: 101, width: 100, height: 102 };
-const LONE_PERSON = box('person', 400, 300, 440, 380);
-const SHARED_PERSON = box('person', 280, 160, 320, 240);
 const IMAGE = { image_width: 640, image_height: 480 };
 /** What a task with these three submissions answers at 0.5, and at 0.95 (no car cluster reaches 2 of 3). */
 const AT_05 = [
