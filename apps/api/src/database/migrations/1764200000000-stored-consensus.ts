@@ -14,11 +14,15 @@ export class StoredConsensus1764200000000 implements MigrationInterface {
   name = 'StoredConsensus1764200000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // Nullable columns without a default: a catalog change, no table rewrite.
     await q.query(`ALTER TABLE tasks ADD COLUMN consensus json, ADD COLUMN consensus_iou_threshold real`);
+    // NOT VALID, then VALIDATE: the scan of a large tasks table runs under a lock that lets reads and
+    // writes go on (SHARE UPDATE EXCLUSIVE), not under the ACCESS EXCLUSIVE lock of a plain ADD CONSTRAINT.
     await q.query(
       `ALTER TABLE tasks ADD CONSTRAINT ck_tasks_consensus
-         CHECK (("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL))`,
+         CHECK (("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL)) NOT VALID`,
     );
+    await q.query(`ALTER TABLE tasks VALIDATE CONSTRAINT ck_tasks_consensus`);
   }
 
   async down(q: QueryRunner): Promise<void> {
