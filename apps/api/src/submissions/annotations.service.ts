@@ -10,6 +10,7 @@ import { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { worktaskNotFound } from '../tasks/tasks.service';
 import { TestModeService } from '../test-mode/test-mode.service';
+import { pgPool } from '../database/prepared-statement';
 import { annotationTails, cocoCategories, cocoExport, imageTail } from './coco-export';
 import { computeConsensus, storeConsensus, storedConsensusHolds, taskConsensus } from './stored-consensus';
 import { consensusInputJson, consensusOf, submissionsJson, toWorkerSubmissions, type ConsensusInput, type SubmissionRow } from './task-results';
@@ -185,7 +186,7 @@ export class AnnotationsService {
     // pg's Pool#query, not TypeORM's query (a QueryRunner around the promise form of Client#query):
     // measured with --trace-gc-nvp, the batches' rows then stay in the young generation instead of
     // being promoted by the hundred megabytes (docs/performance.md, "Project annotations export").
-    return (this.db.driver as unknown as { master: Pool }).master;
+    return pgPool(this.db);
   }
 
   /** pages(), each row turned into `map(row)` as soon as its batch arrives. */

@@ -2,6 +2,7 @@ import type { ConsensusAnnotation } from '@crowdbox/contracts';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
+import { pgPool } from '../database/prepared-statement';
 import { consensusOf, consensusOfInputs, type ConsensusInput, type SubmissionRow } from './task-results';
 
 /**
@@ -50,7 +51,7 @@ export const STORE_CONSENSUS_SQL = `
  */
 export async function storeConsensus(db: DataSource | Pool, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
   if (computed.length === 0) return;
-  const pool = db instanceof DataSource ? (db.driver as unknown as { master: Pool }).master : db;
+  const pool = db instanceof DataSource ? pgPool(db) : db;
   try {
     await pool.query(STORE_CONSENSUS_SQL, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
   } catch (error) {

@@ -2,12 +2,11 @@ import type { CheckoutResponse } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
-import type { PreparedStatement } from '../database/prepared-statement';
+import { pgPool, type PreparedStatement } from '../database/prepared-statement';
 import { ProjectsService } from '../projects/projects.service';
 import { CHECKOUT_ROW_SQL, toCheckoutResponse, type CheckoutRow } from './checkout.mapper';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
@@ -90,8 +89,7 @@ export class CheckoutsService {
    * connection and a new PREPARE of this statement (docs/performance.md, "Checkout and submit").
    */
   private async leaseNextTask(projectId: string, workerId: string): Promise<CheckoutRow | undefined> {
-    const pool = (this.db.driver as unknown as { master: Pool }).master;
-    const client = await pool.connect();
+    const client = await pgPool(this.db).connect();
     let broken: Error | undefined;
     try {
       for (let attempt = 1; ; attempt++) {

@@ -8,7 +8,7 @@ import { ApiException } from '../common/errors/api.exception';
 import { requestHash } from '../common/canonical-json';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
-import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { pgTransaction, runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { computeConsensus } from '../submissions/stored-consensus';
 import { consensusInputJson, type ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
@@ -114,7 +114,7 @@ export class SubmitService {
     const submissionId = randomUUID();
     let eventId: string | null = null;
     try {
-      await this.db.transaction(async (tx) => {
+      await pgTransaction(this.db, async (tx) => {
         await runPrepared(tx, INSERT_SUBMISSION, [
           submissionId,
           checkoutId,
