@@ -7,5 +7,6 @@ export * from './requester/responses';
 export * from './session/session.schema';
 export * from './console/api-key.schema';
 export * from './console/project.schema';
+export * from './console/console.responses';
 export * from './work/work.schema';
 export * from './queues';

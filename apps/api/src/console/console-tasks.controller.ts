@@ -1,4 +1,4 @@
-import type { DataBody } from '@crowdbox/contracts';
+import type { ConsoleTaskDetail, ConsoleTaskRow, DataBody, ProjectProgress } from '@crowdbox/contracts';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -8,7 +8,7 @@ import { ApiException } from '../common/errors/api.exception';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { ProjectsService } from '../projects/projects.service';
 import { AnnotationsService } from '../submissions/annotations.service';
-import { ConsoleTasksService, type ConsoleTaskDetail, type ConsoleTaskRow, type ProjectProgress } from './console-tasks.service';
+import { ConsoleTasksService } from './console-tasks.service';
 
 /** The console's views of a project's tasks and results (API.md §4), for the signed-in owner. */
 @ApiTags('console')

@@ -1,4 +1,4 @@
-import type { ConsensusAnnotation, LabelInfo, TaskAnnotationsRecord } from '@crowdbox/contracts';
+import type { ConsensusAnnotation, ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskState } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -7,38 +7,6 @@ import { isUuid } from '../common/crypto.util';
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
 import { SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
-
-export type TaskState = 'incomplete' | 'complete' | 'cancelled';
-
-export interface ConsoleTaskRow {
-  task_uuid: string;
-  state: TaskState;
-  external_image_url: string | null;
-  reward: number;
-  required_submissions: number;
-  submission_count: number;
-  active_checkouts: number;
-  created_at: string;
-  completed_at: string | null;
-  cancelled_at: string | null;
-}
-
-export interface ConsoleTaskDetail extends ConsoleTaskRow {
-  prompt: string;
-  labels: LabelInfo[];
-  /** Consensus boxes (empty until complete) and every worker's own boxes. */
-  results: TaskAnnotationsRecord;
-}
-
-export interface ProjectProgress {
-  tasks: { total: number; complete: number; outstanding: number; cancelled: number };
-  submissions: number;
-  paid_cents: number;
-  /** What outstanding tasks will still pay: their missing submissions x reward. */
-  committed_cents: number;
-  /** Tasks created and completed per UTC day, the last 30 days, oldest first. */
-  daily: Array<{ day: string; created: number; completed: number }>;
-}
 
 const PAGE_MAX = 100;
 

@@ -1,11 +1,7 @@
+import type { CancelOutstandingResult } from '@crowdbox/contracts';
 import type { EntityManager } from 'typeorm';
 
-export interface CancelResult {
-  cancelled: number;
-  /** Cents that the cancelled tasks will no longer pay (their missing submissions x reward). */
-  unspent_reward_cents: number;
-  ended_checkouts: number;
-}
+export type CancelResult = CancelOutstandingResult;
 
 /**
  * Ends every incomplete task of a project (API.md §4 cancel_outstanding) and the leases on them, in

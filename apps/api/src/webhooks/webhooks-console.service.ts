@@ -1,35 +1,10 @@
+import type { WebhookEventResponse, WebhookSettingsResponse } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { WebhookJobs } from './webhook-jobs';
-
-export interface WebhookSettingsResponse {
-  signing_secret: string;
-  endpoints: Array<{ url: string; state: string; confirmed_at: string | null; last_error: string | null; created_at: string }>;
-}
-
-export interface WebhookAttemptResponse {
-  attempted_at: string;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_excerpt: string | null;
-}
-
-export interface WebhookEventResponse {
-  id: string;
-  type: string;
-  task_uuid: string | null;
-  url: string | null;
-  state: string;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
-  attempts: WebhookAttemptResponse[];
-}
 
 const PAGE = 50;
 

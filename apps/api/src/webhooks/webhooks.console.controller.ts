@@ -1,9 +1,9 @@
-import type { DataBody } from '@crowdbox/contracts';
+import type { DataBody, WebhookEventResponse, WebhookSettingsResponse } from '@crowdbox/contracts';
 import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { SessionGuard } from '../auth/session.guard';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
-import { WebhooksConsoleService, type WebhookEventResponse, type WebhookSettingsResponse } from './webhooks-console.service';
+import { WebhooksConsoleService } from './webhooks-console.service';
 
 @ApiTags('console')
 @ApiBearerAuth()

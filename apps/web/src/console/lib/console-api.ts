@@ -1,91 +1,35 @@
 import type {
   ApiKeyResponse,
+  CancelOutstandingResult,
   ConsoleProjectResponse,
+  ConsoleTaskDetail,
+  ConsoleTaskRow,
   CreatedApiKeyResponse,
   CreateProjectBody,
-  LabelInfo,
-  TaskAnnotationsRecord,
+  ProjectProgress,
   UpdateProjectBody,
+  WebhookAttemptResponse,
+  WebhookEndpointInfo,
+  WebhookEventResponse,
+  WebhookEventState,
+  WebhookSettingsResponse,
+  TaskState,
 } from '@crowdbox/contracts';
 import { api, apiRequest } from '../../api/client';
 
 /** The console API (API.md §4), typed as apps/api/src/console, projects and webhooks answer it. */
 
-export type TaskState = 'incomplete' | 'complete' | 'cancelled';
-
-export interface ConsoleTaskRow {
-  task_uuid: string;
-  state: TaskState;
-  external_image_url: string | null;
-  reward: number;
-  required_submissions: number;
-  submission_count: number;
-  active_checkouts: number;
-  created_at: string;
-  completed_at: string | null;
-  cancelled_at: string | null;
-}
-
-export interface ConsoleTaskDetail extends ConsoleTaskRow {
-  prompt: string;
-  labels: LabelInfo[];
-  results: TaskAnnotationsRecord;
-}
-
-export interface ProjectProgress {
-  tasks: { total: number; complete: number; outstanding: number; cancelled: number };
-  submissions: number;
-  paid_cents: number;
-  committed_cents: number;
-  daily: Array<{ day: string; created: number; completed: number }>;
-}
+export type { ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskState, WebhookEventState } from '@crowdbox/contracts';
+export type CancelResult = CancelOutstandingResult;
+export type WebhookEndpoint = WebhookEndpointInfo;
+export type WebhookSettings = WebhookSettingsResponse;
+export type WebhookAttempt = WebhookAttemptResponse;
+export type WebhookEvent = WebhookEventResponse;
 
 export interface TaskPage {
   data: ConsoleTaskRow[];
   next_cursor: string | null;
 }
-
-export interface CancelResult {
-  cancelled: number;
-  unspent_reward_cents: number;
-  ended_checkouts: number;
-}
-
-export interface WebhookEndpoint {
-  url: string;
-  state: string;
-  confirmed_at: string | null;
-  last_error: string | null;
-  created_at: string;
-}
-
-export interface WebhookSettings {
-  signing_secret: string;
-  endpoints: WebhookEndpoint[];
-}
-
-export interface WebhookAttempt {
-  attempted_at: string;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_excerpt: string | null;
-}
-
-export interface WebhookEvent {
-  id: string;
-  type: string;
-  task_uuid: string | null;
-  url: string | null;
-  state: string;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
-  attempts: WebhookAttempt[];
-}
-
-export type WebhookEventState = 'pending' | 'delivered' | 'failed';
 
 const id = encodeURIComponent;
 

@@ -1,0 +1,89 @@
+import type { TaskAnnotationsRecord } from '../requester/responses';
+import type { LabelInfo } from '../work/work.schema';
+
+/**
+ * What the console API (API.md §4) answers, beyond projects and keys: the task list and task page,
+ * project progress, cancel_outstanding, and webhooks. The API builds these and the web console reads
+ * them, so both compile against this one definition.
+ */
+
+export type TaskState = 'incomplete' | 'complete' | 'cancelled';
+
+/** A row of GET /api/console/projects/:uuid/tasks. */
+export interface ConsoleTaskRow {
+  task_uuid: string;
+  state: TaskState;
+  external_image_url: string | null;
+  reward: number;
+  required_submissions: number;
+  submission_count: number;
+  active_checkouts: number;
+  created_at: string;
+  completed_at: string | null;
+  cancelled_at: string | null;
+}
+
+/** GET /api/console/projects/:uuid/tasks/:task_uuid */
+export interface ConsoleTaskDetail extends ConsoleTaskRow {
+  prompt: string;
+  labels: LabelInfo[];
+  /** Consensus boxes (empty until complete) and every worker's own boxes. */
+  results: TaskAnnotationsRecord;
+}
+
+/** GET /api/console/projects/:uuid/progress */
+export interface ProjectProgress {
+  tasks: { total: number; complete: number; outstanding: number; cancelled: number };
+  submissions: number;
+  paid_cents: number;
+  /** What outstanding tasks will still pay: their missing submissions x reward. */
+  committed_cents: number;
+  /** Tasks created and completed per UTC day, the last 30 days, oldest first. */
+  daily: Array<{ day: string; created: number; completed: number }>;
+}
+
+/** POST /api/console/projects/:uuid/cancel_outstanding */
+export interface CancelOutstandingResult {
+  cancelled: number;
+  /** Cents that the cancelled tasks will no longer pay (their missing submissions x reward). */
+  unspent_reward_cents: number;
+  ended_checkouts: number;
+}
+
+export type WebhookEventState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookEndpointInfo {
+  url: string;
+  state: string;
+  confirmed_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+/** GET /api/console/webhooks */
+export interface WebhookSettingsResponse {
+  signing_secret: string;
+  endpoints: WebhookEndpointInfo[];
+}
+
+export interface WebhookAttemptResponse {
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+/** An entry of GET /api/console/webhooks/events */
+export interface WebhookEventResponse {
+  id: string;
+  type: string;
+  task_uuid: string | null;
+  url: string | null;
+  state: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  attempts: WebhookAttemptResponse[];
+}
