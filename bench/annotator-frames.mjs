@@ -51,25 +51,19 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { fmt, median, table } from './lib/stats.mjs';
+import { fmt, median, percentile, table } from './lib/stats.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const TARGET_MEDIAN_FRAME_MS = 20;
 
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+/** The browser and flags of the browser tests (apps/web-e2e/support/harness.ts), from their one definition. */
+const CHROMIUM = createRequire(import.meta.url)('../apps/web-e2e/support/chromium.json');
 
 export const DEFAULTS = {
   runs: 5,
@@ -83,7 +77,7 @@ export const DEFAULTS = {
   cpuThrottle: 1,
   viewport: { width: 1280, height: 800 },
   image: { width: 1600, height: 1200 },
-  chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromiumPath: process.env.CHROMIUM_PATH ?? CHROMIUM.executablePath,
   /** A built apps/web to serve instead of building one (the caller answers for its freshness). */
   webDist: null,
   /** Progress lines (stderr by default); pass () => {} for none. */
@@ -344,11 +338,7 @@ function stopRecording() {
 // ---------------------------------------------------------------------------------------------------
 // One measurement: a fresh context with `count` boxes, select the top box, warm up, drag, verify.
 
-const percentile = (values, p) => {
-  const xs = [...values].sort((a, b) => a - b);
-  if (xs.length === 0) return NaN;
-  return xs[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))];
-};
+const p95 = (values) => percentile(Float64Array.from(values).sort(), 95);
 const mean = (values) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN);
 
 async function readStage(page) {
@@ -472,14 +462,14 @@ async function measureOnce(browser, baseUrl, count, opts) {
       boxes: count,
       frames: deltas.length,
       median_ms: median(deltas),
-      p95_ms: percentile(deltas, 95),
+      p95_ms: p95(deltas),
       max_ms: deltas.length ? Math.max(...deltas) : NaN,
       move_frames: active.length,
       move_median_ms: median(active),
-      move_p95_ms: percentile(active, 95),
+      move_p95_ms: p95(active),
       over_20ms: deltas.filter((d) => d > 20).length,
       raf_work_median_ms: median(record.rafWork),
-      raf_work_p95_ms: percentile(record.rafWork, 95),
+      raf_work_p95_ms: p95(record.rafWork),
       moves: opts.steps,
       pointermove_events: record.events.pointermove.length,
       mousemove_events: record.events.mousemove.length,
@@ -536,7 +526,7 @@ export async function runAnnotatorFrames(options = {}) {
   const builtHere = !opts.webDist;
   const webDist = opts.webDist ?? buildWeb(log);
   const server = await serve(webDist, makePng(opts.image.width, opts.image.height));
-  const browser = await chromium.launch({ executablePath: opts.chromiumPath, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: opts.chromiumPath, args: CHROMIUM.args });
   const chromiumVersion = browser.version();
   const heavy = [];
   const light = [];

@@ -11,21 +11,12 @@ import { Pool } from 'undici';
 import { addTasksInBulk } from './lib/api-setup.mjs';
 import { checkpoint, withClient } from './lib/db.mjs';
 import { countInvariantViolations } from './lib/invariants.mjs';
-import { median } from './lib/stats.mjs';
+import { median, percentile } from './lib/stats.mjs';
+import { cycleTotals, workerCycle } from './lib/worker-cycle.mjs';
 
 const REQUIRED_SUBMISSIONS = 3;
-const SUBMIT_BODY = JSON.stringify({
-  annotations: [{ label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 }],
-  image_width: 640,
-  image_height: 480,
-});
 /** Slots assumed to be used per second when topping up (the larger of this and the fastest round so far, x 1.5). */
 const ASSUMED_RATE = 2000;
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 /**
  * The simulated workers. load.start() sets them running; load.window(seconds) measures one window
@@ -35,71 +26,26 @@ function percentile(sorted, p) {
 export function checkoutLoad({ url, projectUuid, workers }) {
   const pool = new Pool(url, { connections: workers.length, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
   const checkoutBody = JSON.stringify({ project_uuid: projectUuid });
-  const totals = { checkout201: 0, checkout200: 0, submit201: 0, noTask: 0, errors: 0, errorSamples: [], statusCodes: {} };
+  const totals = cycleTotals();
   let win = null; // the window being measured
   let stopping = false;
   let loops = [];
-
-  const countStatus = (kind, status) => {
-    const k = `${kind} ${status}`;
-    totals.statusCodes[k] = (totals.statusCodes[k] ?? 0) + 1;
-  };
-  const error = (what) => {
-    totals.errors++;
-    if (win) win.errors++;
-    if (totals.errorSamples.length < 10) totals.errorSamples.push(what);
-  };
   const inWindow = (t) => win !== null && t >= win.start && win.end === null;
 
   async function loop(worker) {
-    const headers = { 'content-type': 'application/json', authorization: worker.auth.authorization };
     while (!stopping) {
-      let checkoutId = null;
-      const t0 = performance.now();
-      try {
-        const res = await pool.request({ path: '/api/work/checkouts', method: 'POST', headers, body: checkoutBody });
-        const text = await res.body.text();
-        const t1 = performance.now();
-        countStatus('checkout', res.statusCode);
-        if (res.statusCode === 201 || res.statusCode === 200) {
-          checkoutId = JSON.parse(text).data.checkout_id;
-          if (res.statusCode === 201) totals.checkout201++;
-          else totals.checkout200++;
-          if (inWindow(t1)) {
-            win.checkouts++;
-            win.checkoutLatencies.push(t1 - t0);
-          }
-        } else if (res.statusCode === 404 && text.includes('no task available')) {
-          totals.noTask++;
-          if (inWindow(t1)) win.noTask++;
-        } else {
-          error(`checkout ${res.statusCode} ${text.slice(0, 200)}`);
-        }
-      } catch (e) {
-        error(`checkout: ${e.message}`);
+      const c = await workerCycle(pool, worker, checkoutBody, totals);
+      if (c.error && win) win.errors++;
+      if (c.leased && inWindow(c.checkoutAt)) {
+        win.checkouts++;
+        win.checkoutLatencies.push(c.checkoutMs);
       }
-      if (checkoutId === null) {
-        await sleep(10); // nothing to do (or an error): do not spin
-        continue;
+      if (c.noTask && inWindow(c.checkoutAt)) win.noTask++;
+      if (c.submitted && inWindow(c.submitAt)) {
+        win.submits++;
+        win.submitLatencies.push(c.submitMs);
       }
-      const s0 = performance.now();
-      try {
-        const res = await pool.request({ path: `/api/work/checkouts/${checkoutId}/submit`, method: 'POST', headers, body: SUBMIT_BODY });
-        const text = await res.body.text();
-        const s1 = performance.now();
-        countStatus('submit', res.statusCode);
-        if (res.statusCode === 201) {
-          totals.submit201++;
-          if (inWindow(s1)) {
-            win.submits++;
-            win.submitLatencies.push(s1 - s0);
-          }
-        } else {
-          error(`submit ${res.statusCode} ${text.slice(0, 200)}`);
-        }
-      } catch (e) {
-        error(`submit: ${e.message}`);
-      }
+      if (!c.leased) await sleep(10); // nothing to do (or an error): do not spin
     }
   }
 

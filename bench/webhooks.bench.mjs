@@ -31,57 +31,18 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { Pool } from 'undici';
-import { DEFAULT_PROJECT } from './lib/api-setup.mjs';
+import { ADD_TASKS_BATCH, DEFAULT_PROJECT, addTasksInBulk, call } from './lib/api-setup.mjs';
 import { checkpoint, withClient } from './lib/db.mjs';
 import { countInvariantViolations } from './lib/invariants.mjs';
-import { median } from './lib/stats.mjs';
+import { median, percentile } from './lib/stats.mjs';
+import { cycleTotals, workerCycle } from './lib/worker-cycle.mjs';
 import { startReceiver } from './lib/webhook-receiver.mjs';
-
-const BATCH = 1000;
-const SUBMIT_BODY = JSON.stringify({
-  annotations: [{ label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 }],
-  image_width: 640,
-  image_height: 480,
-});
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-async function call(url, method, path, { headers = {}, body, expect = [200, 201] } = {}) {
-  const res = await fetch(url + path, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!expect.includes(res.status)) throw new Error(`${method} ${path}: expected ${expect.join(' or ')}, got ${res.status}: ${text.slice(0, 500)}`);
-  return JSON.parse(text);
-}
-
-/** add_tasks in batches of 1,000 (2 in flight), every task with `callbackUrl` (none when null). Resolves to the count added. */
-async function addTasks(url, { liveKey, projectUuid, count, callbackUrl }) {
-  let left = count;
-  let added = 0;
-  const one = async () => {
-    while (left > 0) {
-      const n = Math.min(BATCH, left);
-      left -= n;
-      const tasks = Array.from({ length: n }, () => ({ substitutions: { object: 'car' }, required_submissions: 1, callback_url: callbackUrl }));
-      const res = await call(url, 'POST', '/api/v1/projects/add_tasks', { headers: { apikey: liveKey }, body: { project_uuid: projectUuid, tasks } });
-      added += res.data.length;
-    }
-  };
-  await Promise.all([one(), one()]);
-  return added;
-}
 
 /** Polls the console until the address is confirmed; resolves to the seconds it took. */
 async function waitConfirmed(url, auth, callbackUrl, timeoutMs = 30_000) {
   const t0 = performance.now();
   for (;;) {
-    const res = await call(url, 'GET', '/api/console/webhooks', { headers: auth });
+    const res = await call(url, 'GET', '/api/console/webhooks', { headers: auth, expect: 200 });
     const ep = res.data.endpoints.find((e) => e.url === callbackUrl);
     if (ep?.state === 'confirmed') return (performance.now() - t0) / 1000;
     if (ep?.state === 'failed') throw new Error(`callback ${callbackUrl} failed its challenge: ${ep.last_error}`);
@@ -92,68 +53,22 @@ async function waitConfirmed(url, auth, callbackUrl, timeoutMs = 30_000) {
 
 /**
  * The simulated workers: each loops checkout -> submit on the project until checkout answers 404
- * "no task available" (every task was added before the run, so there is nothing left to wait for).
- * Resolves when all have stopped, to the counts; `onSubmit` is called after each 201 submit.
+ * "no task available" (every task was added before the run, so there is nothing left to wait for), or
+ * after its third error. Resolves when all have stopped; `onSubmit` is called after each 201 submit.
  */
 async function completeAll(pool, { projectUuid, workers, totals, onSubmit }) {
   const checkoutBody = JSON.stringify({ project_uuid: projectUuid });
-  const error = (what) => {
-    totals.errors++;
-    if (totals.errorSamples.length < 10) totals.errorSamples.push(what);
-  };
-  const countStatus = (kind, status) => {
-    const k = `${kind} ${status}`;
-    totals.statusCodes[k] = (totals.statusCodes[k] ?? 0) + 1;
-  };
   const loop = async (worker) => {
-    const headers = { 'content-type': 'application/json', authorization: worker.auth.authorization };
     for (let failures = 0; failures < 3; ) {
-      let checkoutId;
-      try {
-        const res = await pool.request({ path: '/api/work/checkouts', method: 'POST', headers, body: checkoutBody });
-        const text = await res.body.text();
-        countStatus('checkout', res.statusCode);
-        if (res.statusCode === 404 && text.includes('no task available')) {
-          totals.noTask++;
-          return;
-        }
-        if (res.statusCode !== 201 && res.statusCode !== 200) {
-          error(`checkout ${res.statusCode} ${text.slice(0, 200)}`);
-          failures++;
-          continue;
-        }
-        totals.checkouts++;
-        checkoutId = JSON.parse(text).data.checkout_id;
-      } catch (e) {
-        error(`checkout: ${e.message}`);
-        failures++;
-        continue;
-      }
-      try {
-        const res = await pool.request({ path: `/api/work/checkouts/${checkoutId}/submit`, method: 'POST', headers, body: SUBMIT_BODY });
-        const text = await res.body.text();
-        countStatus('submit', res.statusCode);
-        if (res.statusCode === 201) {
-          totals.submit201++;
-          onSubmit?.();
-        } else {
-          error(`submit ${res.statusCode} ${text.slice(0, 200)}`);
-          failures++;
-        }
-      } catch (e) {
-        error(`submit: ${e.message}`);
-        failures++;
-      }
+      const c = await workerCycle(pool, worker, checkoutBody, totals);
+      if (c.noTask) return;
+      if (c.error) failures++;
+      else if (c.submitted) onSubmit?.();
     }
   };
   await Promise.all(workers.map(loop));
 }
 
-/**
- * Samples the webhook-delivery queue in Redis every 100 ms (jobs waiting, jobs active): whether
- * deliveries queue up behind the workers (WEBHOOK_CONCURRENCY busy) or are not even fetched.
- * sampler.stop() resolves to { waitingMax, waitingMean, activeMax, activeMean, samples }.
- */
 /**
  * --webhook-backlog: pauses the webhook-delivery queue now; release(count) waits until `count` jobs are
  * queued (the submits enqueue after their commit), resumes it and answers the wall-clock time of the
@@ -187,6 +102,11 @@ async function holdDeliveries(redisUrl, prefix) {
   };
 }
 
+/**
+ * Samples the webhook-delivery queue in Redis every 100 ms (jobs waiting, jobs active): whether
+ * deliveries queue up behind the workers (WEBHOOK_CONCURRENCY busy) or are not even fetched.
+ * sampler.stop() resolves to { waitingMax, waitingMean, activeMax, activeMean, samples }.
+ */
 function queueSampler(redisUrl, prefix) {
   if (!redisUrl || !prefix) return { stop: async () => null };
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
@@ -263,9 +183,9 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
 
   // Setup: the first batch registers the address and sends the challenge; the rest follow once confirmed.
   const s0 = performance.now();
-  let added = await addTasks(url, { liveKey, projectUuid, count: Math.min(BATCH, count), callbackUrl });
+  let added = await addTasksInBulk(url, { liveKey, projectUuid, count: Math.min(ADD_TASKS_BATCH, count), requiredSubmissions: 1, callbackUrl });
   const confirmSeconds = await waitConfirmed(url, auth, callbackUrl);
-  if (count > added) added += await addTasks(url, { liveKey, projectUuid, count: count - added, callbackUrl });
+  if (count > added) added += await addTasksInBulk(url, { liveKey, projectUuid, count: count - added, requiredSubmissions: 1, callbackUrl });
   const setupSeconds = (performance.now() - s0) / 1000;
   const endpointId = await withClient(dbUrl, async (c) => (await c.query('SELECT id FROM webhook_endpoints WHERE url = $1', [callbackUrl])).rows[0].id);
   const afterSetup = await receiver.stats();
@@ -275,7 +195,7 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   await sleep(500);
 
   // Measured: from the first checkout to the last first arrival (or the drain timeout).
-  const totals = { checkouts: 0, submit201: 0, noTask: 0, errors: 0, errorSamples: [], statusCodes: {} };
+  const totals = cycleTotals();
   const before = measured ? await ctx.monitor?.start() : null;
   const profiling = Boolean(measured && ctx.profileStart);
   if (profiling) ctx.profileStart();
@@ -417,11 +337,11 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
  */
 async function runControl(ctx, { pool, projectUuid, count }) {
   const { url, liveKey, workers, dbUrl } = ctx;
-  const added = await addTasks(url, { liveKey, projectUuid, count, callbackUrl: null });
+  const added = await addTasksInBulk(url, { liveKey, projectUuid, count, requiredSubmissions: 1, callbackUrl: null });
   if (added !== count) throw new Error(`control: ${added} tasks added of ${count}`);
   await checkpoint(ctx.adminUrl);
   await sleep(500);
-  const totals = { checkouts: 0, submit201: 0, noTask: 0, errors: 0, errorSamples: [], statusCodes: {} };
+  const totals = cycleTotals();
   const before = await ctx.monitor?.start();
   const t0 = performance.now();
   await completeAll(pool, { projectUuid, workers, totals });
@@ -459,7 +379,7 @@ export async function runWebhooks(ctx) {
   const auth = { authorization: `Bearer ${ctx.token}` };
   const project = await call(url, 'POST', '/api/console/projects', { headers: auth, body: { ...DEFAULT_PROJECT, name: 'bench-webhooks' } });
   const projectUuid = project.data.uuid;
-  const settings = await call(url, 'GET', '/api/console/webhooks', { headers: auth });
+  const settings = await call(url, 'GET', '/api/console/webhooks', { headers: auth, expect: 200 });
   const signingSecret = settings.data.signing_secret;
   const receiver = await startReceiver();
   ctx.registerPid?.('receiver', receiver.pid);

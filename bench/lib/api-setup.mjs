@@ -12,14 +12,19 @@ export const DEFAULT_PROJECT = {
   allowed_completion_time_seconds: 600,
 };
 
-async function call(baseUrl, method, path, { headers = {}, body, expect = 201 } = {}) {
+/** add_tasks' batch: the most tasks one request may carry. */
+export const ADD_TASKS_BATCH = 1000;
+
+/** One JSON request, checked: throws unless the status is `expect` (a number or a list); resolves to the body. */
+export async function call(baseUrl, method, path, { headers = {}, body, expect = 201 } = {}) {
   const res = await fetch(baseUrl + path, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  if (res.status !== expect) throw new Error(`${method} ${path}: expected ${expect}, got ${res.status}: ${text.slice(0, 500)}`);
+  const expected = [expect].flat();
+  if (!expected.includes(res.status)) throw new Error(`${method} ${path}: expected ${expected.join(' or ')}, got ${res.status}: ${text.slice(0, 500)}`);
   return JSON.parse(text);
 }
 
@@ -65,16 +70,21 @@ export async function signUpUsers(baseUrl, count, { prefix = 'bench-worker', con
 
 /**
  * Adds `count` tasks to a project through POST /api/v1/projects/add_tasks in batches of up to 1,000
- * (`concurrency` batches in flight). Resolves to the number of tasks answered 201.
+ * (`concurrency` batches in flight), each with `callbackUrl` when one is given (null: none). Resolves
+ * to the number of tasks answered 201.
  */
-export async function addTasksInBulk(baseUrl, { liveKey, projectUuid, count, requiredSubmissions, batchSize = 1000, concurrency = 2 }) {
+export async function addTasksInBulk(
+  baseUrl,
+  { liveKey, projectUuid, count, requiredSubmissions, callbackUrl, batchSize = ADD_TASKS_BATCH, concurrency = 2 },
+) {
+  const callback = callbackUrl === undefined ? {} : { callback_url: callbackUrl };
   let left = count;
   let added = 0;
   const one = async () => {
     while (left > 0) {
       const n = Math.min(batchSize, left);
       left -= n;
-      const tasks = Array.from({ length: n }, () => ({ substitutions: { object: 'car' }, required_submissions: requiredSubmissions }));
+      const tasks = Array.from({ length: n }, () => ({ substitutions: { object: 'car' }, required_submissions: requiredSubmissions, ...callback }));
       await call(baseUrl, 'POST', '/api/v1/projects/add_tasks', { headers: { apikey: liveKey }, body: { project_uuid: projectUuid, tasks } });
       added += n;
     }

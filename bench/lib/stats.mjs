@@ -8,6 +8,12 @@ export function median(values) {
   return xs.length % 2 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2;
 }
 
+/** The p-th percentile (nearest rank) of numbers sorted ascending; NaN for none. */
+export function percentile(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
 export function min(values) {
   return Math.min(...values);
 }

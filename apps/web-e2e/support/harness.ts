@@ -1,19 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import chromiumLaunch from './chromium.json';
 import { startImageServer, type ImageServer } from './image-server';
 import { startApiServer, type ApiServer, type SignedIn, type TestApp } from './server/api-server';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+/**
+ * Debian's Chromium and its flags (no download, no sandbox in CI), kept in chromium.json so that the
+ * browser benchmark (bench/annotator-frames.mjs) launches the very same browser. CHROMIUM_PATH overrides.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath;
+export const CHROMIUM_ARGS = chromiumLaunch.args;
 
 /** docs/screenshots at the repository root. */
 export const SCREENSHOT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
