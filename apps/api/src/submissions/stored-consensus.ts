@@ -49,9 +49,8 @@ export const STORE_CONSENSUS_SQL = `
  * since the reader already has the right answer. Concurrent writers store the same text for the same
  * threshold, and a text stored with a threshold the project no longer has is simply not used.
  */
-export async function storeConsensus(db: DataSource | Pool, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
+export async function storeConsensus(pool: Pool, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
   if (computed.length === 0) return;
-  const pool = db instanceof DataSource ? pgPool(db) : db;
   try {
     await pool.query(STORE_CONSENSUS_SQL, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
   } catch (error) {
@@ -70,6 +69,6 @@ export async function taskConsensus(
 ): Promise<ConsensusAnnotation[]> {
   if (row.consensus) return row.consensus;
   const boxes = consensusOf(row.subs ?? [], threshold);
-  await storeConsensus(db, threshold, [{ id: row.id, text: consensusText(boxes) }]);
+  await storeConsensus(pgPool(db), threshold, [{ id: row.id, text: consensusText(boxes) }]);
   return boxes;
 }

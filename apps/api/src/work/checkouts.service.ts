@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
-import { pgPool, type PreparedStatement } from '../database/prepared-statement';
+import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { ProjectsService } from '../projects/projects.service';
 import { CHECKOUT_ROW_SQL, toCheckoutResponse, type CheckoutRow } from './checkout.mapper';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
@@ -85,7 +85,7 @@ export class CheckoutsService {
    * Runs LEASE_NEXT_TASK until it leases a task, finds none (undefined), or has lost the race
    * MAX_ATTEMPTS times (no task available). Every attempt runs on one pool client, released cleanly
    * after a conflict: pg-pool closes a client released with an error, which is what Pool#query
-   * (runPrepared) does on any failed statement, so each lost race used to cost a new PostgreSQL
+   * (runPrepared on the pool) does on any failed statement, so each lost race used to cost a new PostgreSQL
    * connection and a new PREPARE of this statement (docs/performance.md, "Checkout and submit").
    */
   private async leaseNextTask(projectId: string, workerId: string): Promise<CheckoutRow | undefined> {
@@ -94,12 +94,7 @@ export class CheckoutsService {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const result = await client.query<CheckoutRow>({
-            name: LEASE_NEXT_TASK.name,
-            text: LEASE_NEXT_TASK.text,
-            values: [projectId, workerId, randomUUID()],
-          });
-          return result.rows[0];
+          return (await runPrepared<CheckoutRow>(client, LEASE_NEXT_TASK, [projectId, workerId, randomUUID()]))[0];
         } catch (error) {
           const code = sqlState(error);
           // A failed autocommit statement leaves the connection idle and usable; anything else does not.
