@@ -2,13 +2,10 @@
 // apps/web-e2e (their own project and config), so nothing here drives Chromium.
 module.exports = {
   ...require('../../jest.preset.js'),
+  // Components render into jsdom (the annotator's Konva canvas too), as in libs/annotator.
+  ...require('../../jest.konva.js'),
   displayName: 'web',
   rootDir: __dirname,
-  // Components render into jsdom (the annotator's Konva canvas through jest-canvas-mock), as in libs/annotator.
-  testEnvironment: 'jsdom',
-  setupFiles: ['jest-canvas-mock'],
-  // konva 10 is ESM-only: let swc compile it (and react-konva) to CommonJS with the rest.
-  transformIgnorePatterns: ['/node_modules/(?!(konva|react-konva)/)'],
   moduleNameMapper: {
     ...require('../../jest.preset.js').moduleNameMapper,
     // Vite bundles the stylesheets; a test needs only that importing one works.
