@@ -20,6 +20,8 @@ export const configSchema = z.object({
   /** Requests per API key per window on /api/v1. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1),
+  /** Tokens a process takes from a key's shared bucket per Redis call; default 5 % of the limit, 1..100. */
+  RATE_LIMIT_BLOCK: z.coerce.number().int().min(1).max(100).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   COOKIE_SECURE: bool.optional(),
   /** How long an authenticated API key or project stays in the in-process cache. */

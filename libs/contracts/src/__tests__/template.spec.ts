@@ -23,4 +23,12 @@ describe('templates', () => {
   it('does not re-interpret placeholders inside values', () => {
     expect(renderTemplate('[[a]] [[b]]', { a: '[[b]]', b: 'x' })).toBe('[[b]] x');
   });
+
+  it('renders the same template many times with other values, missing ones empty, text kept as is', () => {
+    const template = '<p>[[ a ]]-[[b]]</p>[[a]]$&$1';
+    expect(renderTemplate(template, { a: '1', b: '<' })).toBe('<p>1-&lt;</p>1$&$1');
+    expect(renderTemplate(template, { a: '2' })).toBe('<p>2-</p>2$&$1');
+    expect(renderTemplate('no placeholders', {})).toBe('no placeholders');
+    expect(renderTemplate('[[x]]', { x: 'only' })).toBe('only');
+  });
 });

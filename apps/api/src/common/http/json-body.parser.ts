@@ -21,12 +21,13 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
         done(ApiException.of(413, 'body', `body is larger than ${limit} bytes; send at most ${limit} bytes`));
         return;
       }
-      if (body.length === 0 || body.toString('utf8').trim() === '') {
+      const text = body.toString('utf8');
+      if (text.trim() === '') {
         done(null, undefined);
         return;
       }
       try {
-        done(null, JSON.parse(body.toString('utf8')));
+        done(null, JSON.parse(text));
       } catch {
         done(ApiException.of(400, 'body', 'body is not valid JSON; send a JSON object with Content-Type: application/json'));
       }
