@@ -16,6 +16,7 @@ import { Leases1763900000000 } from './migrations/1763900000000-leases';
 import { Webhooks1764000000000 } from './migrations/1764000000000-webhooks';
 import { ActiveCheckoutsIndex1764100000000 } from './migrations/1764100000000-active-checkouts-index';
 import { StoredConsensus1764200000000 } from './migrations/1764200000000-stored-consensus';
+import { LeaseCountHint1764300000000 } from './migrations/1764300000000-lease-count-hint';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -40,6 +41,7 @@ export const MIGRATIONS = [
   Webhooks1764000000000,
   ActiveCheckoutsIndex1764100000000,
   StoredConsensus1764200000000,
+  LeaseCountHint1764300000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

@@ -20,6 +20,7 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
   'ck_tasks_consensus',
   `("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL)`,
 )
+@Check('ck_tasks_leased_count', `"leased_count" >= 0`)
 export class Task {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_tasks' })
   id!: string;
@@ -83,4 +84,14 @@ export class Task {
   /** The project's IoU threshold that `consensus` was computed with (NULL with it). */
   @Column('real', { nullable: true, select: false })
   consensusIouThreshold!: number | null;
+
+  /**
+   * Checkouts of this task in state `active`, expired or not, and the earliest `expires_at` among them:
+   * kept by triggers, read only by the lease query to skip full tasks (migration 1764300000000).
+   */
+  @Column('integer', { default: 0, select: false })
+  leasedCount!: number;
+
+  @Column('timestamptz', { nullable: true, select: false })
+  leaseExpiryMin!: Date | null;
 }

@@ -21,7 +21,8 @@ const MAX_ATTEMPTS = 8;
  * One statement: SKIP LOCKED lets concurrent workers pass each other's candidate instead of queueing on
  * it, and the slot is re-counted under the task's row lock by the checkouts trigger, which refuses
  * (CB002) a slot that a transaction committed after this statement's snapshot took; that attempt is
- * simply retried. A worker holds at most one active lease per project (`held`).
+ * simply retried. A worker holds at most one active lease per project (`held`). Full tasks are stepped
+ * over on the task row's lease count (migration 1764300000000) instead of counting their leases.
  */
 const LEASE_NEXT_TASK: PreparedStatement = {
   name: 'checkouts_lease_next',
@@ -35,6 +36,9 @@ const LEASE_NEXT_TASK: PreparedStatement = {
         FROM tasks t
        WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM held)
+         -- The hint of migration 1764300000000: a full task none of whose leases has expired is skipped
+         -- on its row alone, before the two probes below.
+         AND (t.submission_count + t.leased_count < t.required_submissions OR t.lease_expiry_min <= now())
          AND NOT EXISTS (SELECT 1 FROM checkouts mine WHERE mine.task_id = t.id AND mine.worker_id = $2)
          AND t.submission_count + (SELECT count(*) FROM checkouts c
                                     WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { CheckoutExpiryScheduler } from '../checkout-expiry.scheduler';
+import { expireLeases } from '../lease-expiry';
 
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
 const IMAGE = { image_width: 640, image_height: 480 };
@@ -461,6 +462,79 @@ describe('worker API /api/work', () => {
     });
   });
 
+  describe('the lease count on the task row (the lease query’s hint)', () => {
+    /** What the triggers keep on the task row, and what the checkouts say it should be. */
+    const hintAndTruth = async (taskId: string) => {
+      const [row] = await t.db.query(
+        `SELECT t.leased_count, t.lease_expiry_min,
+                (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS active,
+                (SELECT min(c.expires_at) FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS earliest
+           FROM tasks t WHERE t.id = $1`,
+        [taskId],
+      );
+      return { hint: [row.leased_count, row.lease_expiry_min?.toISOString() ?? null], truth: [row.active, row.earliest?.toISOString() ?? null] };
+    };
+    const expectExact = async (taskId: string, active: number) => {
+      const { hint, truth } = await hintAndTruth(taskId);
+      expect(hint).toEqual(truth);
+      expect(hint[0]).toBe(active);
+    };
+
+    it('follows every lease through checkout, submit, release, a changed expires_at, expiry, delete and cancel', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 3 });
+      const [w1, w2, w3, w4, w5] = await workers(5);
+      await expectExact(taskId, 0);
+      const l1 = (await checkOut(w1, r.projectUuid)).body.data;
+      await expectExact(taskId, 1);
+      const l2 = (await checkOut(w2, r.projectUuid)).body.data;
+      await expectExact(taskId, 2);
+      expect((await submit(w1, l1.checkout_id)).status).toBe(201);
+      await expectExact(taskId, 1);
+      expect((await release(w2, l2.checkout_id)).status).toBe(200);
+      await expectExact(taskId, 0);
+
+      const l3 = (await checkOut(w3, r.projectUuid)).body.data;
+      const l4 = (await checkOut(w4, r.projectUuid)).body.data;
+      await expectExact(taskId, 2);
+      await runOut(l3.checkout_id); // the earliest expiry moves into the past with it
+      await expectExact(taskId, 2);
+      expect(await expireLeases(t.db, l3.checkout_id)).toEqual([l3.checkout_id]);
+      await expectExact(taskId, 1);
+      // A refused lease (the worker already leased this task) leaves the count as it was.
+      await expect(
+        t.db.query(`INSERT INTO checkouts (id, task_id, worker_id, expires_at) VALUES ($1, $2, $3, now() + interval '1 minute')`, [
+          randomUUID(),
+          taskId,
+          w4.userId,
+        ]),
+      ).rejects.toMatchObject({ code: '23505' });
+      await expectExact(taskId, 1);
+      await t.db.query('DELETE FROM checkouts WHERE id = $1', [l4.checkout_id]);
+      await expectExact(taskId, 0);
+
+      await checkOut(w5, r.projectUuid);
+      await expectExact(taskId, 1);
+      const cancelled = await t.request({ method: 'POST', url: `/api/console/projects/${r.projectUuid}/cancel_outstanding`, headers: r.auth });
+      expect(cancelled.body.data.ended_checkouts).toBe(1);
+      await expectExact(taskId, 0);
+    });
+
+    it('a full task whose lease ran out is leased again at once, though the count still holds that lease', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 1 });
+      const [w1, w2] = await workers(2);
+      const lease = (await checkOut(w1, r.projectUuid)).body.data;
+      await runOut(lease.checkout_id);
+      expect((await hintAndTruth(taskId)).hint[0]).toBe(1); // the expiry job has not run
+      const next = await checkOut(w2, r.projectUuid);
+      expect(next.status).toBe(201);
+      expect(next.body.data.task_uuid).toBe(taskId);
+      // The run-out lease is still `active` until the job marks it, so both count.
+      await expectExact(taskId, 2);
+    });
+  });
+
   describe('a race of 50 workers on 10 tasks x 3 submissions', () => {
     it('ends with exactly 30 submissions, 3 distinct workers per task, and no error but "no task available"', async () => {
       const r = await aRequester(t);
@@ -494,6 +568,12 @@ describe('worker API /api/work', () => {
         [r.projectUuid],
       );
       expect({ total, complete }).toEqual({ total: 30, complete: 10 });
+      // Every lease ended: the lease count on each task row is back to nothing.
+      const [hint] = await t.db.query(
+        `SELECT sum(leased_count)::int AS leased, count(lease_expiry_min)::int AS with_expiry FROM tasks WHERE project_id = $1`,
+        [r.projectUuid],
+      );
+      expect(hint).toEqual({ leased: 0, with_expiry: 0 });
     });
   });
 });
