@@ -62,6 +62,19 @@ const RECORD_ATTEMPT: PreparedStatement = {
      WHERE id = $2`,
 };
 
+const PARK_EVENT: PreparedStatement = {
+  name: 'webhook_delivery_park_event',
+  text: `
+    WITH unconfirmed AS (
+      SELECT ep.id FROM webhook_endpoints ep JOIN webhook_events e ON e.endpoint_id = ep.id
+       WHERE e.id = $1 AND ep.state <> 'confirmed'
+         FOR SHARE OF ep
+    )
+    UPDATE webhook_events e SET next_attempt_at = NULL
+      FROM unconfirmed WHERE e.id = $1 AND e.state = 'pending' AND e.endpoint_id = unconfirmed.id
+    RETURNING e.id`,
+};
+
 /**
  * Delivers one outbox event (roles jobs and all). The database row is the record: every attempt is
  * logged, and a retry is the same BullMQ job moved to its next time (jobId stays the event id). Events
@@ -86,13 +99,19 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   async process(job: Job<WebhookDeliveryJob>, token?: string): Promise<DeliveryResult> {
+    return this.deliver(job, token, true);
+  }
+
+  private async deliver(job: Job<WebhookDeliveryJob>, token: string | undefined, mayPark: boolean): Promise<DeliveryResult> {
     const rows = await runPrepared<EventRow>(this.db, READ_EVENT, [job.data.eventId]);
     const event = rows[0];
     if (!event || event.event_state !== 'pending') return 'skipped';
     const eventId = event.event_id;
     if (!event.url) return this.end(eventId, 'failed', 'the callback address no longer exists');
     if (event.endpoint_state !== 'confirmed') {
-      await this.db.query(`UPDATE webhook_events SET next_attempt_at = NULL WHERE id = $1 AND state = 'pending'`, [eventId]);
+      // Parked until the challenge releases it. If the address was confirmed since READ_EVENT, that release
+      // may have come and gone while this job was active (its enqueue a no-op under this job's id): deliver now.
+      if (mayPark && !(await this.park(eventId))) return this.deliver(job, token, false);
       return 'waiting';
     }
 
@@ -129,6 +148,19 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       throw new DelayedError();
     }
     return state === 'delivered' ? 'delivered' : 'failed';
+  }
+
+  /**
+   * Parks a pending event until its address is confirmed (next_attempt_at empty: the relay leaves it
+   * alone, the challenge releases it). Only while the address is still unconfirmed, checked under a
+   * share lock on the endpoint row: a challenge confirming it concurrently either waits for this
+   * statement (and then releases the event) or has committed first (and this parks nothing). Parking
+   * after a confirmation the job did not see would leave the event waiting for a release that already
+   * happened. Returns whether it parked the event.
+   */
+  private async park(eventId: string): Promise<boolean> {
+    const rows = await runPrepared(this.db, PARK_EVENT, [eventId]);
+    return rows.length > 0;
   }
 
   private async end(eventId: string, state: 'failed', reason: string): Promise<DeliveryResult> {

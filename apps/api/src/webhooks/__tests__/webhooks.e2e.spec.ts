@@ -6,6 +6,9 @@ import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../.
 import { createTestDatabase, dropTestDatabase } from '../../../test/test-database';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { echoChallenge, eventually, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
+import type { WebhookDeliveryJob } from '@crowdbox/contracts';
+import type { Job } from 'bullmq';
+import { WebhookDeliveryProcessor } from '../webhook-delivery.processor';
 import { WebhookJobs } from '../webhook-jobs';
 
 /** Short retries so a whole schedule runs in seconds (never sleeps of real minutes). */
@@ -112,6 +115,37 @@ describe('webhooks', () => {
     expect(stored?.json?.data).toMatchObject({ annotations: { task_uuid: keptTask, annotations: marker } });
     const [recomputed] = (await eventually(() => receiver.events('/rethreshold').length === 1 && receiver.events('/rethreshold'))) || [];
     expect(recomputed?.json?.data).toMatchObject({ annotations: { task_uuid: changedTask, annotations: [{ ...BOX, support: 1, agreement: 1 }] } });
+  });
+
+  it('delivers at once an event whose address is confirmed while its job is parking it', async () => {
+    // The challenge is answered 503 with a long Retry-After, so nothing but this test confirms the address.
+    receiver.on('/racing', (req) => (req.json?.event === 'challenge' ? { status: 503, headers: { 'retry-after': '600' } } : { status: 200 }));
+    const r = await aRequester(t);
+    const taskId = await completeTask(t, r, worker, receiver.url('/racing'));
+    const parked = await eventually(async () => {
+      const rows = await t.db.query(`SELECT id, endpoint_id FROM webhook_events WHERE task_id = $1 AND next_attempt_at IS NULL`, [taskId]);
+      return rows[0] as { id: string; endpoint_id: string } | undefined;
+    });
+    expect(parked).toBeDefined();
+    await eventually(() => receiver.at('/racing').length >= 1); // the first challenge went out and failed
+
+    // A challenge that succeeds concurrently: the endpoint confirmed, not yet committed, while a job reads
+    // the event as still waiting; it then releases the event (next_attempt_at) and commits. Its enqueue
+    // would find that job still active and add nothing, so the job itself must deliver.
+    const challenge = t.db.createQueryRunner();
+    await challenge.connect();
+    await challenge.startTransaction();
+    await challenge.query(`UPDATE webhook_endpoints SET state = 'confirmed', confirmed_at = now() WHERE id = $1`, [parked?.endpoint_id]);
+    const processor = t.app.get(WebhookDeliveryProcessor);
+    const result = processor.process({ data: { eventId: parked?.id } } as Job<WebhookDeliveryJob>);
+    await sleep(300); // the job has read the event and waits on the endpoint's row lock
+    await challenge.query(`UPDATE webhook_events SET next_attempt_at = now() WHERE id = $1`, [parked?.id]);
+    await challenge.commitTransaction();
+    await challenge.release();
+
+    expect(await result).toBe('delivered');
+    expect(receiver.events('/racing')).toHaveLength(1);
+    expect(receiver.events('/racing')[0].json?.id).toBe(parked?.id);
   });
 
   it('sends no data to an address that answers the challenge with the wrong token', async () => {
