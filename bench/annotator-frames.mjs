@@ -55,7 +55,6 @@ import { createRequire } from 'node:module';
 import { tmpdir, cpus, loadavg } from 'node:os';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { crc32, deflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { fmt, median, percentile, table } from './lib/stats.mjs';
 
@@ -63,7 +62,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const TARGET_MEDIAN_FRAME_MS = 20;
 
 /** The browser and flags of the browser tests (apps/web-e2e/support/harness.ts), from their one definition. */
-const CHROMIUM = createRequire(import.meta.url)('../apps/web-e2e/support/chromium.json');
+const require = createRequire(import.meta.url);
+const CHROMIUM = require('../apps/web-e2e/support/chromium.json');
+/** The browser tests' PNG encoder (one for both). */
+const { encodePng } = require('../apps/web-e2e/support/png-encoder.js');
 
 export const DEFAULTS = {
   runs: 5,
@@ -150,36 +152,10 @@ export function makeBoxes(count, image) {
 
 /** A truecolour PNG of a street-ish gradient with some texture (an image decoders and Konva really draw). */
 export function makePng(width, height) {
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  let i = 0;
-  for (let y = 0; y < height; y++) {
-    raw[i++] = 0;
-    for (let x = 0; x < width; x++) {
-      const n = ((x * 73856093) ^ (y * 19349663)) & 31;
-      raw[i++] = (60 + ((x * 120) / width) + n) & 255;
-      raw[i++] = (80 + ((y * 100) / height) + n) & 255;
-      raw[i++] = (110 + (((x + y) % 200) >> 2) + n) & 255;
-    }
-  }
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'ascii');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // truecolour
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: 6 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(width, height, (x, y) => {
+    const n = ((x * 73856093) ^ (y * 19349663)) & 31;
+    return [(60 + (x * 120) / width + n) & 255, (80 + (y * 100) / height + n) & 255, (110 + (((x + y) % 200) >> 2) + n) & 255];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
