@@ -72,13 +72,40 @@ export function cpuMonitor({ adminUrl, dbName, pids }) {
     return { at: Date.now(), sys: systemJiffies(), procs };
   }
 
+  /**
+   * Re-reads our processes every second while a run is measured, so that one which exits during the run
+   * (a PostgreSQL backend whose pool connection idled out, a reconnect) still counts as ours up to its
+   * last reading, instead of its time showing up as "foreign" and the run being measured again.
+   */
+  function sampleExits(before) {
+    const seen = new Map(before.procs);
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy) return;
+      busy = true;
+      snapshot()
+        .then((now) => {
+          for (const [pid, proc] of now.procs) seen.set(pid, proc);
+        })
+        .catch(() => {})
+        .finally(() => (busy = false));
+    }, 1000);
+    timer.unref(); // a run that throws before stop() must not keep the driver alive
+    return { seen, stop: () => clearInterval(timer) };
+  }
+
   return {
     async start() {
-      return supported ? snapshot() : null;
+      if (!supported) return null;
+      const before = await snapshot();
+      before.sampler = sampleExits(before);
+      return before;
     },
     async stop(before) {
       if (!before) return null;
+      before.sampler.stop();
       const after = await snapshot();
+      for (const [pid, proc] of before.sampler.seen) if (!after.procs.has(pid)) after.procs.set(pid, proc);
       const seconds = (after.at - before.at) / 1000;
       let ours = 0;
       const byGroup = {};
