@@ -19,10 +19,8 @@ const HTML_ESCAPES: Record<string, string> = {
   "'": '&#39;',
 };
 
-const NEEDS_ESCAPE = /[&<>"']/;
-
 export function escapeHtml(value: string): string {
-  return NEEDS_ESCAPE.test(value) ? value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]) : value;
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
 }
 
 /**
