@@ -13,11 +13,11 @@ export interface PreparedStatement {
 }
 
 /**
- * Runs a prepared statement on the pool (autocommit) or, given a transaction's EntityManager or the
- * client of pgTransaction, on that transaction's own connection, so it sees and joins the transaction.
+ * Runs a prepared statement on the pool (autocommit) or, given a transaction's EntityManager or a
+ * pool client, on that transaction's own connection, so it sees and joins the transaction.
  */
 export async function runPrepared<R extends QueryResultRow = QueryResultRow>(
-  on: DataSource | EntityManager | PoolClient,
+  on: DataSource | EntityManager | Pool | PoolClient,
   statement: PreparedStatement,
   values: unknown[],
 ): Promise<R[]> {
@@ -31,31 +31,7 @@ export function pgPool(db: DataSource): Pool {
   return (db.driver as unknown as { master: Pool }).master;
 }
 
-/**
- * BEGIN, `work` on one pool client, COMMIT (ROLLBACK on any error). For hot paths made only of
- * prepared statements, where TypeORM's `transaction` only adds a QueryRunner and an EntityManager per
- * call (the submit: docs/performance.md "Checkout and submit"). A client whose ROLLBACK fails is
- * closed rather than returned to the pool.
- */
-export async function pgTransaction<T>(db: DataSource, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pgPool(db).connect();
-  let broken: Error | undefined;
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: Error) => {
-      broken = rollbackError;
-    });
-    throw error;
-  } finally {
-    client.release(broken);
-  }
-}
-
-async function pgClientOf(on: DataSource | EntityManager | PoolClient): Promise<Pool | PoolClient> {
+async function pgClientOf(on: DataSource | EntityManager | Pool | PoolClient): Promise<Pool | PoolClient> {
   if (on instanceof DataSource) return pgPool(on);
   if (!(on instanceof EntityManager)) return on;
   const runner = on.queryRunner;

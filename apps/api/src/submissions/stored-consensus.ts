@@ -2,7 +2,7 @@ import type { ConsensusAnnotation } from '@crowdbox/contracts';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { pgPool } from '../database/prepared-statement';
+import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { consensusOf, consensusOfInputs, type ConsensusInput, type SubmissionRow } from './task-results';
 
 /**
@@ -37,11 +37,14 @@ export function computeConsensus(inputs: ConsensusInput[], threshold: number): {
 }
 
 /** storeConsensus's statement: $1 task ids, $2 the threshold, $3 their consensus texts. */
-export const STORE_CONSENSUS_SQL = `
+const STORE_CONSENSUS: PreparedStatement = {
+  name: 'store_consensus',
+  text: `
   UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real
     FROM unnest($1::uuid[], $3::text[]) AS x(id, consensus)
    WHERE t.id = x.id AND t.completed_at IS NOT NULL
-     AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`;
+     AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`,
+};
 
 /**
  * Stores consensus texts computed by a reader with `threshold` (for tasks whose stored one was missing
@@ -52,7 +55,7 @@ export const STORE_CONSENSUS_SQL = `
 export async function storeConsensus(pool: Pool, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
   if (computed.length === 0) return;
   try {
-    await pool.query(STORE_CONSENSUS_SQL, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
+    await runPrepared(pool, STORE_CONSENSUS, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
   } catch (error) {
     logger.warn(`storing the consensus of ${computed.length} task(s) failed: ${(error as Error).message}`);
   }

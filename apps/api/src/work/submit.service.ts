@@ -1,6 +1,6 @@
 import { boxInsideImage } from '@crowdbox/boxes';
 import type { Annotation, ErrorItem, LabelInfo, SubmitBody, SubmitResponse } from '@crowdbox/contracts';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -8,8 +8,8 @@ import { ApiException } from '../common/errors/api.exception';
 import { requestHash } from '../common/canonical-json';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
-import { pgTransaction, runPrepared, type PreparedStatement } from '../database/prepared-statement';
-import { computeConsensus } from '../submissions/stored-consensus';
+import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { computeConsensus, storeConsensus } from '../submissions/stored-consensus';
 import { consensusInputJson, type ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
 import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
@@ -41,114 +41,160 @@ const READ_LEASE: PreparedStatement = {
      WHERE c.id = $1`,
 };
 
-/** What COMPLETE_SUBMISSION answers: threshold and subs only when this submission completed the task. */
-interface CompletionRow {
+/** What SUBMIT answers when it wrote the submission. */
+interface SubmittedRow {
+  task_id: string;
+  reward: number;
   completed_at: Date | null;
   event_id: string | null;
-  threshold: number | null;
-  subs: ConsensusInput[] | null;
 }
 
-/** The submissions trigger re-checks the lease under its row lock (CB006 when it ended meanwhile). */
-const INSERT_SUBMISSION: PreparedStatement = {
-  name: 'submit_insert_submission',
-  text: `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-};
-
 /**
- * Ends the lease, counts the submission and, when it is the last one, completes the task and writes the
- * `task_completed` outbox event, all in the submit's transaction (DESIGN.md §3: the event exists if and
- * only if the completion committed). The delivery belongs to the webhook-delivery queue.
+ * The whole submit in one autocommit statement (docs/decisions.md, "Submit in one statement"): the
+ * submission is written only for this worker's live lease of an open task whose project has every label
+ * used ($8, `[{"name": …}]`); then the lease ends, the task counts it and, when it is the last one,
+ * completes with its `task_completed` outbox event (DESIGN.md §3: the event exists if and only if the
+ * completion committed). `ended` reads `submitted`, so the submissions trigger sees the lease still
+ * active and locks it before it ends. No row back means nothing was written: the caller finds out why.
  */
-const COMPLETE_SUBMISSION: PreparedStatement = {
-  name: 'submit_count_and_complete',
+const SUBMIT: PreparedStatement = {
+  name: 'submit_write',
   text: `
     WITH lease AS (
-      UPDATE checkouts SET state = 'submitted', ended_at = now() WHERE id = $1 RETURNING task_id
+      SELECT c.id, c.task_id, t.reward
+        FROM checkouts c
+        JOIN tasks t ON t.id = c.task_id
+        JOIN projects p ON p.id = t.project_id
+       WHERE c.id = $1 AND c.worker_id = $2 AND c.state = 'active' AND c.expires_at > now()
+         AND t.completed_at IS NULL AND t.cancelled_at IS NULL
+         AND p.labels @> $8::jsonb
+    ), submitted AS (
+      INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
+      SELECT $3, lease.id, lease.task_id, $2, $4::jsonb, $5, $6, lease.reward, $7 FROM lease
+      RETURNING checkout_id, reward
+    ), ended AS (
+      UPDATE checkouts c SET state = 'submitted', ended_at = now()
+        FROM submitted WHERE c.id = submitted.checkout_id
+      RETURNING c.task_id
     ), task AS (
       UPDATE tasks t
          SET submission_count = t.submission_count + 1,
              completed_at = CASE WHEN t.submission_count + 1 = t.required_submissions THEN now() END
-        FROM lease WHERE t.id = lease.task_id
+        FROM ended WHERE t.id = ended.task_id
       RETURNING t.id, t.project_id, t.completed_at, t.callback_endpoint_id
     ), event AS (
       INSERT INTO webhook_events (id, account_id, endpoint_id, task_id, type, payload, next_attempt_at)
-      SELECT $2, p.account_id, task.callback_endpoint_id, task.id, 'task_completed', '{}'::jsonb, now()
+      SELECT $9, p.account_id, task.callback_endpoint_id, task.id, 'task_completed', '{}'::jsonb, now()
         FROM task JOIN projects p ON p.id = task.project_id
        WHERE task.completed_at IS NOT NULL AND task.callback_endpoint_id IS NOT NULL
       RETURNING id
     )
-    SELECT task.completed_at, (SELECT id FROM event) AS event_id,
-           CASE WHEN task.completed_at IS NOT NULL THEN p.consensus_iou_threshold END AS threshold,
-           CASE WHEN task.completed_at IS NOT NULL THEN ${consensusInputJson('task')} END AS subs
-      FROM task JOIN projects p ON p.id = task.project_id`,
+    SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id
+      FROM submitted CROSS JOIN task`,
 };
 
 /**
- * The completed task's consensus (its JSON text) and the threshold it was computed with (the project's,
- * read by COMPLETE_SUBMISSION), stored in the same transaction: see submissions/stored-consensus.ts.
+ * A just completed task's submissions and its project's threshold. A statement of its own, after the
+ * completing commit: SUBMIT's snapshot is taken when it starts, so a submission that committed while
+ * SUBMIT waited for the task row would be missing from a read inside it (tested in
+ * submissions/__tests__/stored-consensus.e2e.spec.ts).
  */
-const STORE_CONSENSUS: PreparedStatement = {
-  name: 'submit_store_consensus',
-  text: `UPDATE tasks SET consensus = $2::json, consensus_iou_threshold = $3::real WHERE id = $1`,
+const COMPLETED_TASK_INPUTS: PreparedStatement = {
+  name: 'submit_completed_inputs',
+  text: `
+    SELECT p.consensus_iou_threshold AS threshold, ${consensusInputJson('t')} AS subs
+      FROM tasks t JOIN projects p ON p.id = t.project_id
+     WHERE t.id = $1`,
 };
+
+/** SQLSTATEs that mean the lease changed under the submit: answered from the state that won. */
+const LOST_RACE = new Set<string>([LEASE_SQLSTATE.leaseNotActive, LEASE_SQLSTATE.taskClosed, PG_SQLSTATE.uniqueViolation]);
+
+/** Attempts at writing a submission whose lease still looks open when read back; then 409. */
+const MAX_WRITES = 3;
 
 @Injectable()
 export class SubmitService {
+  private readonly logger = new Logger(SubmitService.name);
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly webhookJobs: WebhookJobs,
   ) {}
 
-  /** POST /api/work/checkouts/:id/submit */
+  /**
+   * POST /api/work/checkouts/:id/submit. The common case is one statement (SUBMIT); when it writes
+   * nothing, or loses a race, the lease is read to answer exactly why (not found, a replay, expired,
+   * released, cancelled, a box's error) in that order, and a submission that passes every check is
+   * written again.
+   */
   async submit(worker: SessionPrincipal, checkoutId: string, body: SubmitBody): Promise<SubmitResponse> {
-    const lease = isUuid(checkoutId) ? (await runPrepared<LeaseRow>(this.db, READ_LEASE, [checkoutId]))[0] : undefined;
-    // Another worker's checkout is "not found", like a missing one: ids are not an oracle.
-    if (!lease || lease.worker_id !== worker.userId) throw workErrors.checkoutNotFound();
+    if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
     const hash = requestHash('submit', body);
-    if (lease.submission_id) return replay(lease, hash);
-    assertOpen(lease);
-    validateBoxes(body, lease.labels);
+    const write = this.writer(worker, checkoutId, body, hash);
+    // Boxes outside the image go straight to the checks, which answer them after "not found" and replays.
+    if (boxErrors(body).length === 0) {
+      const written = await write();
+      if (written) return written;
+    }
+    for (let attempt = 1; attempt <= MAX_WRITES; attempt++) {
+      const lease = (await runPrepared<LeaseRow>(this.db, READ_LEASE, [checkoutId]))[0];
+      // Another worker's checkout is "not found", like a missing one: ids are not an oracle.
+      if (!lease || lease.worker_id !== worker.userId) throw workErrors.checkoutNotFound();
+      if (lease.submission_id) return replay(lease, hash);
+      assertOpen(lease);
+      validateBoxes(body, lease.labels);
+      const written = await write();
+      if (written) return written;
+    }
+    throw ApiException.of(409, 'root', 'the checkout changed while it was being submitted; submit again');
+  }
 
-    const submissionId = randomUUID();
-    let eventId: string | null = null;
-    try {
-      await pgTransaction(this.db, async (tx) => {
-        await runPrepared(tx, INSERT_SUBMISSION, [
-          submissionId,
+  /** SUBMIT for this request: its answer, or undefined when it wrote nothing or lost a race. */
+  private writer(worker: SessionPrincipal, checkoutId: string, body: SubmitBody, hash: string): () => Promise<SubmitResponse | undefined> {
+    const boxes = JSON.stringify(body.annotations.map(storedBox));
+    const labels = JSON.stringify([...new Set(body.annotations.map((box) => box.label))].map((name) => ({ name })));
+    return async () => {
+      const submissionId = randomUUID();
+      let row: SubmittedRow | undefined;
+      try {
+        [row] = await runPrepared<SubmittedRow>(this.db, SUBMIT, [
           checkoutId,
-          lease.task_id,
           worker.userId,
-          JSON.stringify(body.annotations.map(storedBox)),
+          submissionId,
+          boxes,
           body.image_width,
           body.image_height,
-          lease.reward,
           hash,
+          labels,
+          randomUUID(),
         ]);
-        const [done] = await runPrepared<CompletionRow>(tx, COMPLETE_SUBMISSION, [checkoutId, randomUUID()]);
-        eventId = done?.event_id ?? null;
-        // The submission that completes the task computes its consensus once, for every reader after it
-        // (docs/decisions.md, "Consensus stored at completion").
-        if (done?.completed_at && done.subs && done.threshold !== null) {
-          const { text } = computeConsensus(done.subs, done.threshold);
-          await runPrepared(tx, STORE_CONSENSUS, [lease.task_id, text, done.threshold]);
-        }
-      });
-    } catch (error) {
-      const code = sqlState(error);
-      // The lease ended or was submitted by a concurrent request between the read and the insert:
-      // answer from the state that won (a replay, "expired", "released"...).
-      if (code === LEASE_SQLSTATE.leaseNotActive || code === LEASE_SQLSTATE.taskClosed || code === PG_SQLSTATE.uniqueViolation) {
-        const now = (await runPrepared<LeaseRow>(this.db, READ_LEASE, [checkoutId]))[0];
-        if (now?.submission_id) return replay(now, hash);
-        if (now) assertOpen(now);
+      } catch (error) {
+        // The lease ended, or was submitted by a concurrent request, between SUBMIT's read and its write.
+        if (LOST_RACE.has(sqlState(error) ?? '')) return undefined;
+        throw error;
       }
-      throw error;
+      if (!row) return undefined;
+      if (row.completed_at) await this.storeConsensus(row.task_id);
+      // After the commit: the event exists for sure. If this enqueue is lost, the outbox relay catches it.
+      if (row.event_id) this.webhookJobs.enqueueDelivery(row.event_id);
+      return { submission_id: submissionId, reward: row.reward };
+    };
+  }
+
+  /**
+   * The submission that completed a task computes its consensus once, for every reader after it
+   * (docs/decisions.md, "Consensus stored at completion"), before it answers and before the webhook
+   * job reads it. A cache fill: should it fail, or the process die first, readers compute and store it.
+   */
+  private async storeConsensus(taskId: string): Promise<void> {
+    try {
+      const [inputs] = await runPrepared<{ threshold: number; subs: ConsensusInput[] }>(this.db, COMPLETED_TASK_INPUTS, [taskId]);
+      const { text } = computeConsensus(inputs.subs, inputs.threshold);
+      await storeConsensus(pgPool(this.db), inputs.threshold, [{ id: taskId, text }]);
+    } catch (error) {
+      this.logger.warn(`storing the consensus of task ${taskId} failed: ${(error as Error).message}`);
     }
-    // After the commit: the event exists for sure. If this enqueue is lost, the outbox relay catches it.
-    if (eventId) this.webhookJobs.enqueueDelivery(eventId);
-    return { submission_id: submissionId, reward: lease.reward };
   }
 }
 
@@ -166,17 +212,23 @@ function assertOpen(lease: LeaseRow): void {
 
 /** Labels from the project, every box inside the image (API.md §3, DESIGN.md §6). */
 function validateBoxes(body: SubmitBody, labels: LabelInfo[]): void {
-  const known = new Set(labels.map((l) => l.name));
+  const errors = boxErrors(body, labels);
+  if (errors.length > 0) throw new ApiException(422, errors);
+}
+
+/** Each box's errors in order: its label (when `labels` is given), then its place in the image. */
+function boxErrors(body: SubmitBody, labels?: LabelInfo[]): ErrorItem[] {
+  const known = labels && new Set(labels.map((l) => l.name));
   const image = { width: body.image_width, height: body.image_height };
   const errors: ErrorItem[] = [];
   body.annotations.forEach((box, i) => {
-    if (!known.has(box.label)) {
+    if (known && !known.has(box.label)) {
       errors.push({ field: `annotations.${i}.label`, detail: `"${box.label.slice(0, 64)}" is not a label of this project; use one of: ${[...known].join(', ')}` });
     }
     const outside = boxInsideImage(box, image);
     if (outside) errors.push({ field: `annotations.${i}`, detail: `${outside} (image ${image.width}x${image.height})` });
   });
-  if (errors.length > 0) throw new ApiException(422, errors);
+  return errors;
 }
 
 /** Only the five fields of an annotation are stored, in a fixed order. */

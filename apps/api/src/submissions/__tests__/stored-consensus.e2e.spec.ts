@@ -106,6 +106,53 @@ describe('stored consensus', () => {
     expect(all.cocoBoxes).toEqual([{ bbox: [7.5, 20, 7, 4], support: 9 }]);
   });
 
+  it('includes a submission committed while the completing one waited for the task row', async () => {
+    // Two submits of one task racing: A's transaction has counted its submission and holds the task row
+    // when B's submit (the last) starts; B waits for the row, and A commits. A statement's snapshot is
+    // taken when it starts, so a consensus read in B's completing statement would miss A's boxes.
+    const r = await aRequester(t);
+    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
+    const taskId = created.body.data.task_uuid;
+    const [a, b, c] = [await signUp(t), await signUp(t), await signUp(t)];
+    const lease = async (w: SignedIn) =>
+      (await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } })).body.data.checkout_id as string;
+    const [leaseA, leaseB, leaseC] = [await lease(a), await lease(b), await lease(c)];
+    const submit = (w: SignedIn, checkoutId: string, annotations: unknown[]) =>
+      t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/submit`, headers: w.auth, body: { annotations, ...IMAGE } });
+    expect((await submit(c, leaseC, [CAR_3, SHARED_PERSON])).status).toBe(201);
+
+    const held = t.db.createQueryRunner();
+    await held.connect();
+    try {
+      await held.startTransaction();
+      const [{ pid }] = await held.query('SELECT pg_backend_pid() AS pid');
+      await held.query(
+        `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
+         VALUES (gen_random_uuid(), $1, $2, $3, $4::jsonb, 640, 480, 0, 'held')`,
+        [leaseA, taskId, a.userId, JSON.stringify([CAR_1, LONE_PERSON])],
+      );
+      await held.query(`UPDATE checkouts SET state = 'submitted', ended_at = now() WHERE id = $1`, [leaseA]);
+      await held.query('UPDATE tasks SET submission_count = submission_count + 1 WHERE id = $1', [taskId]);
+
+      const last = submit(b, leaseB, [SHARED_PERSON, CAR_2]);
+      for (let waited = 0; ; waited += 20) {
+        const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+        if (n > 0) break;
+        if (waited > 5000) throw new Error('the last submit never waited for the held task row');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await held.commitTransaction();
+      expect((await last).status).toBe(201);
+    } finally {
+      await held.release();
+    }
+
+    const row = await stored(taskId);
+    expect(row.threshold).toBe(0.5);
+    expect(JSON.parse(row.consensus as string)).toEqual(AT_05);
+    await expectEverywhere(r, taskId, AT_05);
+  });
+
   it('is computed again with the project’s new threshold after a change, answered, and stored with it', async () => {
     const r = await aRequester(t);
     const { taskId } = await completeThroughWorkerApi(r);
