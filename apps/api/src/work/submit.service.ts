@@ -41,12 +41,16 @@ const READ_LEASE: PreparedStatement = {
      WHERE c.id = $1`,
 };
 
-/** What SUBMIT answers when it wrote the submission. */
+/** What SUBMIT answers when it wrote the submission; the last three only when it completed the task. */
 interface SubmittedRow {
   task_id: string;
   reward: number;
   completed_at: Date | null;
   event_id: string | null;
+  threshold: number | null;
+  required: number | null;
+  /** The task's submissions as SUBMIT's snapshot saw them, with this one: see storeConsensus. */
+  subs: ConsensusInput[] | null;
 }
 
 /**
@@ -73,7 +77,7 @@ const SUBMIT: PreparedStatement = {
     ), submitted AS (
       INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
       SELECT $3, lease.id, lease.task_id, $2, $4::jsonb, $5, $6, lease.reward, $7 FROM lease
-      RETURNING checkout_id, reward
+      RETURNING id, checkout_id, worker_id, boxes, created_at, reward
     ), ended AS (
       UPDATE checkouts c SET state = 'submitted', ended_at = now()
         FROM submitted WHERE c.id = submitted.checkout_id
@@ -83,7 +87,7 @@ const SUBMIT: PreparedStatement = {
          SET submission_count = t.submission_count + 1,
              completed_at = CASE WHEN t.submission_count + 1 = t.required_submissions THEN now() END
         FROM ended WHERE t.id = ended.task_id
-      RETURNING t.id, t.project_id, t.completed_at, t.callback_endpoint_id
+      RETURNING t.id, t.project_id, t.completed_at, t.callback_endpoint_id, t.required_submissions
     ), event AS (
       INSERT INTO webhook_events (id, account_id, endpoint_id, task_id, type, payload, next_attempt_at)
       SELECT $9, p.account_id, task.callback_endpoint_id, task.id, 'task_completed', '{}'::jsonb, now()
@@ -91,14 +95,21 @@ const SUBMIT: PreparedStatement = {
        WHERE task.completed_at IS NOT NULL AND task.callback_endpoint_id IS NOT NULL
       RETURNING id
     )
-    SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id
-      FROM submitted CROSS JOIN task`,
+    SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id,
+           CASE WHEN task.completed_at IS NOT NULL THEN p.consensus_iou_threshold END AS threshold,
+           CASE WHEN task.completed_at IS NOT NULL THEN task.required_submissions END AS required,
+           CASE WHEN task.completed_at IS NOT NULL THEN (
+             SELECT json_agg(json_build_array(x.worker_id, x.boxes) ORDER BY x.created_at, x.id)
+               FROM (SELECT s.worker_id, s.boxes, s.created_at, s.id FROM submissions s WHERE s.task_id = task.id
+                     UNION ALL
+                     SELECT submitted.worker_id, submitted.boxes, submitted.created_at, submitted.id) x
+           ) END AS subs
+      FROM submitted CROSS JOIN task JOIN projects p ON p.id = task.project_id`,
 };
 
 /**
- * A just completed task's submissions and its project's threshold. A statement of its own, after the
- * completing commit: SUBMIT's snapshot is taken when it starts, so a submission that committed while
- * SUBMIT waited for the task row would be missing from a read inside it (tested in
+ * A just completed task's submissions and its project's threshold, after the completing commit, when
+ * SUBMIT's own read missed some (see SubmitService.storeConsensus; tested in
  * submissions/__tests__/stored-consensus.e2e.spec.ts).
  */
 const COMPLETED_TASK_INPUTS: PreparedStatement = {
@@ -177,7 +188,7 @@ export class SubmitService {
         throw error;
       }
       if (!row) return undefined;
-      if (row.completed_at) await this.storeConsensus(row.task_id);
+      if (row.completed_at) await this.storeConsensus(row);
       // After the commit: the event exists for sure. If this enqueue is lost, the outbox relay catches it.
       if (row.event_id) this.webhookJobs.enqueueDelivery(row.event_id);
       return { submission_id: submissionId, reward: row.reward };
@@ -187,15 +198,21 @@ export class SubmitService {
   /**
    * The submission that completed a task computes its consensus once, for every reader after it
    * (docs/decisions.md, "Consensus stored at completion"), before it answers and before the webhook
-   * job reads it. A cache fill: should it fail, or the process die first, readers compute and store it.
+   * job reads it. SUBMIT's snapshot was taken when it started: if another submission of the task
+   * committed while SUBMIT waited for the task row, the snapshot lacks it, and the submissions are read
+   * again (a complete task has exactly `required` of them). A cache fill: should it fail, or the process
+   * die first, readers compute and store it.
    */
-  private async storeConsensus(taskId: string): Promise<void> {
+  private async storeConsensus(row: SubmittedRow): Promise<void> {
     try {
-      const [inputs] = await runPrepared<{ threshold: number; subs: ConsensusInput[] }>(this.db, COMPLETED_TASK_INPUTS, [taskId]);
-      const { text } = computeConsensus(inputs.subs, inputs.threshold);
-      await storeConsensus(pgPool(this.db), inputs.threshold, [{ id: taskId, text }]);
+      let { subs, threshold } = row as { subs: ConsensusInput[]; threshold: number };
+      if (subs.length !== row.required) {
+        [{ subs, threshold }] = await runPrepared<{ threshold: number; subs: ConsensusInput[] }>(this.db, COMPLETED_TASK_INPUTS, [row.task_id]);
+      }
+      const { text } = computeConsensus(subs, threshold);
+      await storeConsensus(pgPool(this.db), threshold, [{ id: row.task_id, text }]);
     } catch (error) {
-      this.logger.warn(`storing the consensus of task ${taskId} failed: ${(error as Error).message}`);
+      this.logger.warn(`storing the consensus of task ${row.task_id} failed: ${(error as Error).message}`);
     }
   }
 }
