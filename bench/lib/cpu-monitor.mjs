@@ -18,7 +18,7 @@ function processJiffies(pid) {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { comm: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), cpu: Number(f[11]) + Number(f[12]) };
+    return { comm: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), ppid: Number(f[1]), cpu: Number(f[11]) + Number(f[12]) };
   } catch {
     return null;
   }
@@ -30,6 +30,17 @@ function pidsByComm(names) {
     if (!/^\d+$/.test(d)) continue;
     const p = processJiffies(d);
     if (p && names.includes(p.comm)) out.push(Number(d));
+  }
+  return out;
+}
+
+/** pid -> the processes it forked (an API with HTTP_PROCESSES > 1 serves from its children). */
+function childrenByParent() {
+  const out = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    const p = processJiffies(d);
+    if (p) out.set(p.ppid, [...(out.get(p.ppid) ?? []), Number(d)]);
   }
   return out;
 }
@@ -56,7 +67,11 @@ export function cpuMonitor({ adminUrl, dbName, pids }) {
       c.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type <> 'client backend'`, [dbName]),
     );
     const groups = new Map([[process.pid, 'driver']]);
-    for (const [name, pid] of Object.entries(pids())) groups.set(pid, name);
+    const children = childrenByParent();
+    for (const [name, pid] of Object.entries(pids())) {
+      groups.set(pid, name);
+      for (const child of children.get(pid) ?? []) groups.set(child, name);
+    }
     for (const r of db.rows) groups.set(r.pid, 'postgres');
     for (const pid of pidsByComm(['redis-server'])) groups.set(pid, 'redis');
     return groups;

@@ -1,10 +1,20 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config/load-config';
-import { createApp } from './bootstrap/create-app';
+import { superviseHttpProcesses } from './bootstrap/http-processes';
 
-/** `node main.js [--role=all|http|jobs]`: one binary; HTTP nodes and job workers scale separately. */
+/**
+ * `node main.js [--role=all|http|jobs]`: one binary; HTTP nodes and job workers scale separately. With
+ * HTTP_PROCESSES > 1 this process only supervises that many copies of itself (bootstrap/http-processes.ts).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.role !== 'jobs' && config.HTTP_PROCESSES > 1 && cluster.isPrimary) {
+    superviseHttpProcesses(config.HTTP_PROCESSES);
+    return;
+  }
+  // Loaded here, not at the top: the supervisor never builds a server and need not load one.
+  const { createApp } = await import('./bootstrap/create-app');
   const app = await createApp(config);
   if (config.role !== 'jobs') {
     await app.listen({ host: config.HOST, port: config.PORT });

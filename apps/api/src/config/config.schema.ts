@@ -9,6 +9,11 @@ export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * Processes serving HTTP on this host, sharing PORT (node:cluster): one per core the API may use.
+   * 1 (the default): this process serves. Each runs the given role and has its own DATABASE_POOL_SIZE.
+   */
+  HTTP_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),

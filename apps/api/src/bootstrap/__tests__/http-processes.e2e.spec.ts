@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
+
+const API_ROOT = join(__dirname, '../../..');
+
+/** The processes whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return out.sort();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
+  for (const started = Date.now(); Date.now() - started < ms; await new Promise((r) => setTimeout(r, 100))) {
+    const value = await probe();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** GET on a new connection each time, so the supervisor's round robin hands each to the next process. */
+async function status(port: number, path: string): Promise<number | undefined> {
+  try {
+    return (await fetch(`http://127.0.0.1:${port}${path}`, { headers: { connection: 'close' } })).status;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * HTTP_PROCESSES (docs/scaling.md): the real main.ts, run from its sources, forks that many servers
+ * that share one port, replaces one that dies, and stops them all on SIGTERM.
+ */
+describe('HTTP_PROCESSES', () => {
+  let database: string;
+  let primary: ChildProcess | undefined;
+  let output = '';
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    if (primary && primary.exitCode === null) primary.kill('SIGKILL');
+    await dropTestDatabase(database);
+  });
+
+  it('serves one port from N processes, replaces one that dies, and stops them all on SIGTERM', async () => {
+    const port = await freePort();
+    primary = spawn(process.execPath, ['-r', join(API_ROOT, 'test/swc-register.js'), join(API_ROOT, 'src/main.ts'), '--role=http'], {
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: databaseUrl(database),
+        DATABASE_POOL_SIZE: '2',
+        MIGRATE_ON_BOOT: 'true',
+        REDIS_PREFIX: `cbtest:${randomBytes(4).toString('hex')}`,
+        PORT: String(port),
+        HTTP_PROCESSES: '2',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    primary.stdout?.on('data', (chunk) => (output += chunk));
+    primary.stderr?.on('data', (chunk) => (output += chunk));
+    const pid = primary.pid as number;
+
+    const servers = await until('two servers', () => (childrenOf(pid).length === 2 ? childrenOf(pid) : undefined));
+    await until('the port to answer', async () => ((await status(port, '/readyz')) === 200 ? true : undefined), 60_000);
+    // Both are up and listening: new connections keep being answered whichever process takes them.
+    await until('both servers ready', async () => {
+      const answers = await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')));
+      return answers.every((s) => s === 200) ? true : undefined;
+    }, 60_000);
+
+    // One dies: the other keeps serving, and the supervisor starts a replacement.
+    process.kill(servers[0], 'SIGKILL');
+    const replaced = await until('a replacement', () => {
+      const now = childrenOf(pid);
+      return now.length === 2 && !now.includes(servers[0]) ? now : undefined;
+    });
+    expect(replaced).toContain(servers[1]);
+    expect(output).toContain(`http process ${servers[0]} exited (SIGKILL)`);
+    await until('the replacement ready', async () => {
+      const answers = await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')));
+      return answers.every((s) => s === 200) ? true : undefined;
+    }, 60_000);
+
+    // SIGTERM: every server shuts down, then the supervisor exits cleanly.
+    const exited = new Promise<number | null>((resolve) => primary?.once('exit', (code) => resolve(code)));
+    primary.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(childrenOf(pid)).toEqual([]);
+    expect(await status(port, '/readyz')).toBeUndefined();
+  }, 120_000);
+});
