@@ -17,6 +17,7 @@ import { Webhooks1764000000000 } from './migrations/1764000000000-webhooks';
 import { ActiveCheckoutsIndex1764100000000 } from './migrations/1764100000000-active-checkouts-index';
 import { StoredConsensus1764200000000 } from './migrations/1764200000000-stored-consensus';
 import { LeaseCountHint1764300000000 } from './migrations/1764300000000-lease-count-hint';
+import { PartialExpiryIndex1764400000000 } from './migrations/1764400000000-partial-expiry-index';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -42,6 +43,7 @@ export const MIGRATIONS = [
   ActiveCheckoutsIndex1764100000000,
   StoredConsensus1764200000000,
   LeaseCountHint1764300000000,
+  PartialExpiryIndex1764400000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

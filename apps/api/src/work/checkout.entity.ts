@@ -8,7 +8,7 @@ export type CheckoutState = 'active' | 'submitted' | 'released' | 'expired' | 'c
 @Entity('checkouts')
 @Unique('uq_checkouts_task_worker', ['taskId', 'workerId'])
 @Index('ix_checkouts_worker_state', ['workerId', 'state'])
-@Index('ix_checkouts_active_expiry', ['state', 'expiresAt'])
+@Index('ix_checkouts_active_expiry', ['expiresAt'], { where: `state = 'active'` })
 @Index('ix_checkouts_active_task', ['taskId', 'expiresAt'], { where: `state = 'active'` })
 @Check('ck_checkouts_state', `"state" IN ('active', 'submitted', 'released', 'expired', 'cancelled')`)
 export class Checkout {
