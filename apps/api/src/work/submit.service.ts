@@ -77,7 +77,7 @@ const SUBMIT: PreparedStatement = {
     ), submitted AS (
       INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
       SELECT $3, lease.id, lease.task_id, $2, $4::jsonb, $5, $6, lease.reward, $7 FROM lease
-      RETURNING id, checkout_id, worker_id, boxes, created_at, reward
+      RETURNING id, checkout_id, task_id, worker_id, boxes, created_at, reward
     ), ended AS (
       UPDATE checkouts c SET state = 'submitted', ended_at = now()
         FROM submitted WHERE c.id = submitted.checkout_id
@@ -98,12 +98,11 @@ const SUBMIT: PreparedStatement = {
     SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id,
            CASE WHEN task.completed_at IS NOT NULL THEN p.consensus_iou_threshold END AS threshold,
            CASE WHEN task.completed_at IS NOT NULL THEN task.required_submissions END AS required,
-           CASE WHEN task.completed_at IS NOT NULL THEN (
-             SELECT json_agg(json_build_array(x.worker_id, x.boxes) ORDER BY x.created_at, x.id)
-               FROM (SELECT s.worker_id, s.boxes, s.created_at, s.id FROM submissions s WHERE s.task_id = task.id
-                     UNION ALL
-                     SELECT submitted.worker_id, submitted.boxes, submitted.created_at, submitted.id) x
-           ) END AS subs
+           CASE WHEN task.completed_at IS NOT NULL THEN ${consensusInputJson(
+             'task',
+             `(SELECT worker_id, boxes, created_at, id, task_id FROM submissions
+               UNION ALL SELECT worker_id, boxes, created_at, id, task_id FROM submitted)`,
+           )} END AS subs
       FROM submitted CROSS JOIN task JOIN projects p ON p.id = task.project_id`,
 };
 
