@@ -65,9 +65,10 @@ describe('HTTP_PROCESSES', () => {
     await dropTestDatabase(database);
   });
 
-  it('serves one port from N processes, replaces one that dies, and stops them all on SIGTERM', async () => {
-    const port = await freePort();
-    primary = spawn(process.execPath, ['-r', join(API_ROOT, 'test/swc-register.js'), join(API_ROOT, 'src/main.ts'), '--role=http'], {
+  /** The real main.ts with HTTP_PROCESSES=2 on `port`; its output is collected in `output`. */
+  const start = (port: number): ChildProcess => {
+    output = '';
+    const child = spawn(process.execPath, ['-r', join(API_ROOT, 'test/swc-register.js'), join(API_ROOT, 'src/main.ts'), '--role=http'], {
       env: {
         ...process.env,
         NODE_ENV: 'test',
@@ -81,8 +82,14 @@ describe('HTTP_PROCESSES', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    primary.stdout?.on('data', (chunk) => (output += chunk));
-    primary.stderr?.on('data', (chunk) => (output += chunk));
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    return child;
+  };
+
+  it('serves one port from N processes, replaces one that dies, and stops them all on SIGTERM', async () => {
+    const port = await freePort();
+    primary = start(port);
     const pid = primary.pid as number;
 
     const servers = await until('two servers', () => (childrenOf(pid).length === 2 ? childrenOf(pid) : undefined));
@@ -112,5 +119,19 @@ describe('HTTP_PROCESSES', () => {
     expect(await exited).toBe(0);
     expect(childrenOf(pid)).toEqual([]);
     expect(await status(port, '/readyz')).toBeUndefined();
+  }, 120_000);
+
+  it('gives up with exit code 1 when its processes keep dying as they start (the port taken)', async () => {
+    const taken = createServer();
+    const port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
+    try {
+      primary = start(port);
+      const code = await new Promise<number | null>((resolve) => primary?.once('exit', (c) => resolve(c)));
+      expect(output).toContain('keep exiting right after they start; giving up');
+      expect(code).toBe(1);
+      expect(childrenOf(primary.pid as number)).toEqual([]);
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 });
