@@ -24,23 +24,13 @@ function processJiffies(pid) {
   }
 }
 
-function pidsByComm(names) {
+/** Every process now running: pid, command name and parent, from one walk of /proc. */
+function processTable() {
   const out = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     const p = processJiffies(d);
-    if (p && names.includes(p.comm)) out.push(Number(d));
-  }
-  return out;
-}
-
-/** pid -> the processes it forked (an API with HTTP_PROCESSES > 1 serves from its children). */
-function childrenByParent() {
-  const out = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    const p = processJiffies(d);
-    if (p) out.set(p.ppid, [...(out.get(p.ppid) ?? []), Number(d)]);
+    if (p) out.push({ pid: Number(d), comm: p.comm, ppid: p.ppid });
   }
   return out;
 }
@@ -67,13 +57,14 @@ export function cpuMonitor({ adminUrl, dbName, pids }) {
       c.query(`SELECT pid FROM pg_stat_activity WHERE datname = $1 OR backend_type <> 'client backend'`, [dbName]),
     );
     const groups = new Map([[process.pid, 'driver']]);
-    const children = childrenByParent();
+    const table = processTable();
     for (const [name, pid] of Object.entries(pids())) {
       groups.set(pid, name);
-      for (const child of children.get(pid) ?? []) groups.set(child, name);
+      // An API with HTTP_PROCESSES > 1 serves from the processes it forked.
+      for (const p of table) if (p.ppid === pid) groups.set(p.pid, name);
     }
     for (const r of db.rows) groups.set(r.pid, 'postgres');
-    for (const pid of pidsByComm(['redis-server'])) groups.set(pid, 'redis');
+    for (const p of table) if (p.comm === 'redis-server') groups.set(p.pid, 'redis');
     return groups;
   }
 
