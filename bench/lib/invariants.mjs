@@ -48,12 +48,14 @@ const CHECKS = [
              AND (c.id IS NULL OR c.state <> 'submitted' OR c.task_id <> s.task_id OR c.worker_id <> s.worker_id)`,
   },
   {
+    // lease_expiry_min may be early after a submit (migration 1764500000000), never late or missing.
     name: 'tasks whose leased_count / lease_expiry_min disagree with their active checkouts',
     sql: `SELECT count(*)::int AS n FROM tasks t
             LEFT JOIN (SELECT task_id, count(*) AS n, min(expires_at) AS earliest FROM checkouts
                         WHERE state = 'active' GROUP BY task_id) a ON a.task_id = t.id
            WHERE ($1::uuid IS NULL OR t.project_id = $1)
-             AND (t.leased_count <> coalesce(a.n, 0) OR t.lease_expiry_min IS DISTINCT FROM a.earliest)`,
+             AND (t.leased_count <> coalesce(a.n, 0) OR (t.lease_expiry_min IS NULL) <> (a.earliest IS NULL)
+                  OR t.lease_expiry_min > a.earliest)`,
   },
 ];
 

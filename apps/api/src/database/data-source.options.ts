@@ -18,6 +18,7 @@ import { ActiveCheckoutsIndex1764100000000 } from './migrations/1764100000000-ac
 import { StoredConsensus1764200000000 } from './migrations/1764200000000-stored-consensus';
 import { LeaseCountHint1764300000000 } from './migrations/1764300000000-lease-count-hint';
 import { PartialExpiryIndex1764400000000 } from './migrations/1764400000000-partial-expiry-index';
+import { SubmitCountsItsLease1764500000000 } from './migrations/1764500000000-submit-counts-its-lease';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -44,6 +45,7 @@ export const MIGRATIONS = [
   StoredConsensus1764200000000,
   LeaseCountHint1764300000000,
   PartialExpiryIndex1764400000000,
+  SubmitCountsItsLease1764500000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

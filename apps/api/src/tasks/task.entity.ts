@@ -87,7 +87,9 @@ export class Task {
 
   /**
    * Checkouts of this task in state `active`, expired or not, and the earliest `expires_at` among them:
-   * kept by triggers, read only by the lease query to skip full tasks (migration 1764300000000).
+   * kept by triggers and the submit, read only by the lease query to skip full tasks (migrations
+   * 1764300000000 and 1764500000000). After a submit of the earliest of several leases the expiry is a
+   * lower bound (early, never late), until the next lease ends otherwise.
    */
   @Column('integer', { default: 0, select: false })
   leasedCount!: number;

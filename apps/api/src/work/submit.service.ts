@@ -56,7 +56,8 @@ interface SubmittedRow {
 /**
  * The whole submit in one autocommit statement (docs/decisions.md, "Submit in one statement"): the
  * submission is written only for this worker's live lease of a task whose project has every label
- * used ($8, `[{"name": …}]`); then the lease ends, the task counts it and, when it is the last one,
+ * used ($8, `[{"name": …}]`); then the lease ends, the task counts it (and takes it off its lease
+ * count, which no trigger does for a submit: migration 1764500000000) and, when it is the last one,
  * completes with its `task_completed` outbox event (DESIGN.md §3: the event exists if and only if the
  * completion committed). `ended` reads `submitted`, so the submissions trigger sees the lease still
  * active and locks it before it ends. No row back means nothing was written: the caller finds out why.
@@ -85,7 +86,10 @@ const SUBMIT: PreparedStatement = {
     ), task AS (
       UPDATE tasks t
          SET submission_count = t.submission_count + 1,
-             completed_at = CASE WHEN t.submission_count + 1 = t.required_submissions THEN now() END
+             completed_at = CASE WHEN t.submission_count + 1 = t.required_submissions THEN now() END,
+             -- The lease leaves the count here, not in a trigger (migration 1764500000000).
+             leased_count = t.leased_count - 1,
+             lease_expiry_min = CASE WHEN t.leased_count > 1 THEN t.lease_expiry_min END
         FROM ended WHERE t.id = ended.task_id
       RETURNING t.id, t.project_id, t.completed_at, t.callback_endpoint_id, t.required_submissions
     ), event AS (

@@ -132,7 +132,8 @@ describe('stored consensus', () => {
         [leaseA, taskId, a.userId, JSON.stringify([CAR_1, LONE_PERSON])],
       );
       await held.query(`UPDATE checkouts SET state = 'submitted', ended_at = now() WHERE id = $1`, [leaseA]);
-      await held.query('UPDATE tasks SET submission_count = submission_count + 1 WHERE id = $1', [taskId]);
+      // What SUBMIT does to the task row (migration 1764500000000: the lease leaves the count here).
+      await held.query('UPDATE tasks SET submission_count = submission_count + 1, leased_count = leased_count - 1 WHERE id = $1', [taskId]);
 
       const last = submit(b, leaseB, [SHARED_PERSON, CAR_2]);
       for (let waited = 0; ; waited += 20) {

@@ -450,6 +450,27 @@ describe('worker API /api/work', () => {
       await expect(insertSubmission(lease.checkout_id, w1.userId)).rejects.toMatchObject({ code: 'CB007' });
       await expect(t.db.query('UPDATE tasks SET submission_count = 2 WHERE id = $1', [taskId])).rejects.toMatchObject({ code: '23514' });
       await expect(t.db.query('UPDATE tasks SET completed_at = now() WHERE id = $1', [taskId])).rejects.toMatchObject({ code: '23514' });
+      // A lease ends as submitted only with its submission, and only with the task's lease count taken
+      // down with it (the submit does that itself, no trigger does: migration 1764500000000).
+      await expect(t.db.query(`UPDATE checkouts SET state = 'submitted' WHERE id = $1`, [lease.checkout_id])).rejects.toMatchObject({
+        code: 'CB004',
+      });
+      // Each attempt writes the submission and then the given updates, in one transaction.
+      const submitByHand = (updates: string[]) =>
+        t.db.transaction(async (m) => {
+          await m.query(
+            `INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
+             VALUES ($1, $2, $3, $4, '[]', 10, 10, 1, 'x')`,
+            [randomUUID(), lease.checkout_id, taskId, w1.userId],
+          );
+          for (const update of updates) await m.query(update, [lease.checkout_id]);
+        });
+      const counted = `UPDATE tasks t SET submission_count = 1, completed_at = now() FROM checkouts c WHERE c.id = $1 AND t.id = c.task_id`;
+      const ended = `UPDATE checkouts SET state = 'submitted' WHERE id = $1`;
+      await expect(submitByHand([counted])).rejects.toMatchObject({ code: 'CB007' }); // the lease left active
+      await expect(submitByHand([counted, ended])).rejects.toMatchObject({ code: 'CB007' }); // leased_count not taken down
+      const [after] = await t.db.query('SELECT submission_count, leased_count FROM tasks WHERE id = $1', [taskId]);
+      expect(after).toEqual({ submission_count: 0, leased_count: 1 });
 
       expect((await release(w1, lease.checkout_id)).status).toBe(200);
       await expect(insertLease(w1.userId)).rejects.toMatchObject({ code: '23505' });
@@ -479,6 +500,13 @@ describe('worker API /api/work', () => {
       expect(hint).toEqual(truth);
       expect(hint[0]).toBe(active);
     };
+    /** After a submit of the earliest of several leases: the count exact, the expiry a lower bound. */
+    const expectLowerBound = async (taskId: string, active: number) => {
+      const { hint, truth } = await hintAndTruth(taskId);
+      expect(hint[0]).toBe(active);
+      expect(truth[0]).toBe(active);
+      expect(hint[1] !== null && truth[1] !== null && hint[1] <= truth[1]).toBe(true);
+    };
 
     it('follows every lease through checkout, submit, release, a changed expires_at, expiry, delete and cancel', async () => {
       const r = await aRequester(t);
@@ -490,7 +518,8 @@ describe('worker API /api/work', () => {
       const l2 = (await checkOut(w2, r.projectUuid)).body.data;
       await expectExact(taskId, 2);
       expect((await submit(w1, l1.checkout_id)).status).toBe(201);
-      await expectExact(taskId, 1);
+      // l1 was the earliest: the submit keeps its expiry as a lower bound (migration 1764500000000).
+      await expectLowerBound(taskId, 1);
       expect((await release(w2, l2.checkout_id)).status).toBe(200);
       await expectExact(taskId, 0);
 
