@@ -1,12 +1,40 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
+ * checkouts_guard_state as migration 1763900000000 made it, with `extra` checks before RETURN: up adds
+ * SUBMITTED_NEEDS_ITS_SUBMISSION, down restores the function without it.
+ */
+function checkoutsGuardState(extra: string): string {
+  return `
+      CREATE OR REPLACE FUNCTION checkouts_guard_state() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.state <> OLD.state AND OLD.state <> 'active' THEN
+          RAISE EXCEPTION 'checkout % is already %', OLD.id, OLD.state USING ERRCODE = 'CB004';
+        END IF;
+        IF NEW.task_id <> OLD.task_id OR NEW.worker_id <> OLD.worker_id THEN
+          RAISE EXCEPTION 'a checkout never changes task or worker' USING ERRCODE = 'CB004';
+        END IF;${extra}
+        RETURN NEW;
+      END $$`;
+}
+
+/**
+ * The submission is written first, in the same statement (rows written earlier in a statement are
+ * visible to its row triggers).
+ */
+const SUBMITTED_NEEDS_ITS_SUBMISSION = `
+        IF NEW.state = 'submitted' AND OLD.state = 'active'
+           AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.checkout_id = NEW.id) THEN
+          RAISE EXCEPTION 'checkout % has no submission', NEW.id USING ERRCODE = 'CB004';
+        END IF;`;
+
+/**
  * The submit takes its lease off the task's lease count itself, in the task update it makes anyway.
  *
  * Migration 1764300000000 kept `leased_count` and `lease_expiry_min` with an AFTER trigger on every
  * lease that leaves `active`. For a submit that meant a second update of the task row in the same
  * statement (work/submit.service.ts already updates it for `submission_count`), with a plpgsql call
- * and a scan for the new earliest expiry: about a tenth of the submit's PostgreSQL time
+ * and a scan for the new earliest expiry: about a sixth of the submit statement's PostgreSQL time
  * (docs/performance.md, "Checkout and submit"). Now:
  *
  * - the trigger leaves `active` -> `submitted` alone; SUBMIT's task update takes one off
@@ -25,23 +53,7 @@ export class SubmitCountsItsLease1764500000000 implements MigrationInterface {
   name = 'SubmitCountsItsLease1764500000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE OR REPLACE FUNCTION checkouts_guard_state() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.state <> OLD.state AND OLD.state <> 'active' THEN
-          RAISE EXCEPTION 'checkout % is already %', OLD.id, OLD.state USING ERRCODE = 'CB004';
-        END IF;
-        IF NEW.task_id <> OLD.task_id OR NEW.worker_id <> OLD.worker_id THEN
-          RAISE EXCEPTION 'a checkout never changes task or worker' USING ERRCODE = 'CB004';
-        END IF;
-        -- The submission is written first, in the same statement (rows written earlier in a statement
-        -- are visible to its row triggers).
-        IF NEW.state = 'submitted' AND OLD.state = 'active'
-           AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.checkout_id = NEW.id) THEN
-          RAISE EXCEPTION 'checkout % has no submission', NEW.id USING ERRCODE = 'CB004';
-        END IF;
-        RETURN NEW;
-      END $$`);
+    await q.query(checkoutsGuardState(SUBMITTED_NEEDS_ITS_SUBMISSION));
 
     await q.query(`DROP TRIGGER tg_checkouts_count_update ON checkouts`);
     await q.query(`
@@ -89,16 +101,6 @@ export class SubmitCountsItsLease1764500000000 implements MigrationInterface {
       CREATE TRIGGER tg_checkouts_count_update AFTER UPDATE OF state, expires_at ON checkouts
         FOR EACH ROW WHEN (OLD.state = 'active' AND (NEW.state <> 'active' OR NEW.expires_at <> OLD.expires_at))
         EXECUTE FUNCTION checkouts_count_change()`);
-    await q.query(`
-      CREATE OR REPLACE FUNCTION checkouts_guard_state() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.state <> OLD.state AND OLD.state <> 'active' THEN
-          RAISE EXCEPTION 'checkout % is already %', OLD.id, OLD.state USING ERRCODE = 'CB004';
-        END IF;
-        IF NEW.task_id <> OLD.task_id OR NEW.worker_id <> OLD.worker_id THEN
-          RAISE EXCEPTION 'a checkout never changes task or worker' USING ERRCODE = 'CB004';
-        END IF;
-        RETURN NEW;
-      END $$`);
+    await q.query(checkoutsGuardState(''));
   }
 }
