@@ -1,6 +1,6 @@
 import type { ConsensusAnnotation } from '@crowdbox/contracts';
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { consensusOf, consensusOfInputs, type ConsensusInput, type SubmissionRow } from './task-results';
@@ -36,7 +36,7 @@ export function computeConsensus(inputs: ConsensusInput[], threshold: number): {
   return { boxes, text: consensusText(boxes) };
 }
 
-/** storeConsensus's statement: $1 task ids, $2 the threshold, $3 their consensus texts. */
+/** storeConsensus's statement for a batch: $1 task ids, $2 the threshold, $3 their consensus texts. */
 const STORE_CONSENSUS: PreparedStatement = {
   name: 'store_consensus',
   text: `
@@ -47,15 +47,30 @@ const STORE_CONSENSUS: PreparedStatement = {
 };
 
 /**
+ * The same for one task: $1 its id, $2 the threshold, $3 its consensus text. Every completing submit
+ * runs this. The batch form is planned again on every call (PostgreSQL sizes unnest from the actual
+ * arrays, so its generic plan never looks cheaper than a custom one: ~0.19 ms of planning per call,
+ * measured with pg_stat_statements); this one is planned once per connection.
+ */
+const STORE_ONE_CONSENSUS: PreparedStatement = {
+  name: 'store_one_consensus',
+  text: `
+  UPDATE tasks t SET consensus = $3::json, consensus_iou_threshold = $2::real
+   WHERE t.id = $1 AND t.completed_at IS NOT NULL
+     AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`,
+};
+
+/**
  * Stores consensus texts computed by a reader with `threshold` (for tasks whose stored one was missing
  * or computed with another threshold). A cache fill: a failure is logged, never the reader's error,
  * since the reader already has the right answer. Concurrent writers store the same text for the same
  * threshold, and a text stored with a threshold the project no longer has is simply not used.
  */
-export async function storeConsensus(pool: Pool, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
+export async function storeConsensus(pool: Pool | PoolClient, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
   if (computed.length === 0) return;
   try {
-    await runPrepared(pool, STORE_CONSENSUS, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
+    if (computed.length === 1) await runPrepared(pool, STORE_ONE_CONSENSUS, [computed[0].id, threshold, computed[0].text]);
+    else await runPrepared(pool, STORE_CONSENSUS, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
   } catch (error) {
     logger.warn(`storing the consensus of ${computed.length} task(s) failed: ${(error as Error).message}`);
   }

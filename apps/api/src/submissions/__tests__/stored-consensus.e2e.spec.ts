@@ -1,6 +1,8 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
+import { pgPool } from '../../database/prepared-statement';
+import { storeConsensus } from '../stored-consensus';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON } from '../../../test/consensus-fixtures';
 
 const IMAGE = { image_width: 640, image_height: 480 };
@@ -244,5 +246,39 @@ describe('stored consensus', () => {
     // Some missing: stored and computed entries mixed in one batch, still the same bytes.
     expect(await exportAll(() => forget([standard, empty]))).toEqual(computed);
     expect(await storedCount()).toBe(3);
+  });
+
+  it('stores one task’s consensus with a plan made once per connection, not once per completion', async () => {
+    // Every completing submit stores one task's consensus. PostgreSQL plans a prepared statement afresh
+    // on each call while its generic plan looks dearer than a custom one, as the batch form's unnest does.
+    const r = await aRequester(t);
+    const { taskId } = await completeThroughWorkerApi(r);
+    const text = (await stored(taskId)).consensus as string;
+    // A table of a realistic size: on a handful of rows every plan costs about the same.
+    await t.db.query(
+      `INSERT INTO tasks (id, project_id, prompt, reward, required_submissions, allowed_completion_time_seconds)
+       SELECT gen_random_uuid(), project_id, prompt, reward, required_submissions, allowed_completion_time_seconds
+         FROM tasks, generate_series(1, 5000) WHERE id = $1`,
+      [taskId],
+    );
+    await t.db.query('ANALYZE tasks');
+    const client = await pgPool(t.db).connect();
+    try {
+      for (let i = 0; i < 8; i++) {
+        await storeConsensus(client, 0.5, [{ id: taskId, text }]);
+        await client.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = $1', [taskId]);
+        await storeConsensus(client, 0.5, [{ id: taskId, text }]);
+      }
+      const plans: Array<{ generic_plans: string; custom_plans: string }> = (
+        await client.query(`SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE '%UPDATE tasks t SET consensus%'`)
+      ).rows;
+      expect(plans).toHaveLength(1);
+      // PostgreSQL tries five custom plans before it settles on the generic one.
+      expect(Number(plans[0].custom_plans)).toBeLessThanOrEqual(5);
+      expect(Number(plans[0].generic_plans)).toBeGreaterThan(0);
+    } finally {
+      client.release();
+    }
+    expect(await stored(taskId)).toEqual({ consensus: text, threshold: 0.5 });
   });
 });
