@@ -19,6 +19,7 @@ import { StoredConsensus1764200000000 } from './migrations/1764200000000-stored-
 import { LeaseCountHint1764300000000 } from './migrations/1764300000000-lease-count-hint';
 import { PartialExpiryIndex1764400000000 } from './migrations/1764400000000-partial-expiry-index';
 import { SubmitCountsItsLease1764500000000 } from './migrations/1764500000000-submit-counts-its-lease';
+import { PendingEventIndexes1764600000000 } from './migrations/1764600000000-pending-event-indexes';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -46,6 +47,7 @@ export const MIGRATIONS = [
   LeaseCountHint1764300000000,
   PartialExpiryIndex1764400000000,
   SubmitCountsItsLease1764500000000,
+  PendingEventIndexes1764600000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

@@ -7,9 +7,10 @@ export type WebhookEventState = 'pending' | 'delivered' | 'failed';
 
 /** The transactional outbox: written in the transaction that completes a task, delivered by BullMQ. */
 @Entity('webhook_events')
-@Index('ix_webhook_events_state_next', ['state', 'nextAttemptAt'])
+// Partial (migration 1764600000000): only pending events are looked up by their time or their address.
+@Index('ix_webhook_events_pending_next', ['nextAttemptAt'], { where: `state = 'pending'` })
 @Index('ix_webhook_events_account_created', ['accountId', 'createdAt'])
-@Index('ix_webhook_events_endpoint_state', ['endpointId', 'state'])
+@Index('ix_webhook_events_pending_endpoint', ['endpointId'], { where: `state = 'pending'` })
 @Check('ck_webhook_events_state', `"state" IN ('pending', 'delivered', 'failed')`)
 export class WebhookEvent {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_webhook_events' })
