@@ -10,9 +10,10 @@ export function expiryJobId(checkoutId: string): string {
 }
 
 /**
- * Schedules the `checkout-expiry` job of a new lease. Fire and forget: correctness never depends on
- * the job (every query treats `expires_at <= now()` as free, and LeaseSweeper catches what the queue
- * missed), so a slow or absent Redis must not delay or fail a checkout.
+ * Schedules the `checkout-expiry` job of a new lease, and takes it off the queue when the lease ends
+ * earlier. Fire and forget: correctness never depends on the job (every query treats `expires_at <=
+ * now()` as free, and the sweep catches what the queue missed), so a slow or absent Redis must not
+ * delay or fail a checkout or a submit.
  */
 @Injectable()
 export class CheckoutExpiryScheduler {
@@ -26,6 +27,19 @@ export class CheckoutExpiryScheduler {
   schedule(checkoutId: string, expiresAt: Date): void {
     void this.enqueue(checkoutId, expiresAt).catch((error: Error) =>
       this.logger.warn(`expiry job for checkout ${checkoutId} not scheduled (the sweeper will expire it): ${error.message}`),
+    );
+  }
+
+  /**
+   * A submitted or released lease's job has nothing left to do, but would sit in Redis until its time:
+   * about 1 KB per lease for up to a day (allowed_completion_time_seconds), i.e. gigabytes at a few
+   * hundred leases per second (docs/decisions.md, "Expiry"). A job already running, or a removal lost,
+   * finds the lease ended and is skipped, as before.
+   */
+  unschedule(checkoutId: string): void {
+    if (this.redis.status !== 'ready') return;
+    void this.queue.remove(expiryJobId(checkoutId)).catch((error: Error) =>
+      this.logger.warn(`expiry job for checkout ${checkoutId} not removed (it will find the lease ended): ${error.message}`),
     );
   }
 

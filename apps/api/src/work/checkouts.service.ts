@@ -135,7 +135,10 @@ export class CheckoutsService {
        ) SELECT state FROM ended`,
       [checkoutId, worker.userId],
     );
-    if (rows[0]) return { checkout_id: checkoutId, state: rows[0].state };
+    if (rows[0]) {
+      this.expiry.unschedule(checkoutId);
+      return { checkout_id: checkoutId, state: rows[0].state };
+    }
     const current: Array<{ state: string }> = await this.db.query('SELECT state FROM checkouts WHERE id = $1 AND worker_id = $2', [
       checkoutId,
       worker.userId,

@@ -12,6 +12,7 @@ import { pgPool, runPrepared, type PreparedStatement } from '../database/prepare
 import { computeConsensus, storeConsensus } from '../submissions/stored-consensus';
 import { consensusInputJson, type ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
+import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
 import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
 
 /** A checkout with what submitting it needs to know. */
@@ -136,6 +137,7 @@ export class SubmitService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly webhookJobs: WebhookJobs,
+    private readonly expiry: CheckoutExpiryScheduler,
   ) {}
 
   /**
@@ -191,6 +193,7 @@ export class SubmitService {
         throw error;
       }
       if (!row) return undefined;
+      this.expiry.unschedule(checkoutId);
       if (row.completed_at) await this.storeConsensus(row);
       // After the commit: the event exists for sure. If this enqueue is lost, the outbox relay catches it.
       if (row.event_id) this.webhookJobs.enqueueDelivery(row.event_id);

@@ -205,6 +205,29 @@ describe('worker API /api/work', () => {
       expect(job?.data).toEqual({ checkoutId: lease.checkout_id });
       expect(await job?.isDelayed()).toBe(true);
     });
+
+    it('takes a lease’s expiry job off the queue when the lease is submitted or released', async () => {
+      // Left there, each would hold ~1 KB of Redis until its time, up to a day after the lease ended.
+      const r = await aRequester(t);
+      await newTask(r, { required_submissions: 2 });
+      const [w1, w2] = await workers(2);
+      const queue = (t.app.get(CheckoutExpiryScheduler) as unknown as { queue: import('bullmq').Queue }).queue;
+      const jobOf = (checkoutId: string) => queue.getJob(`expire-${checkoutId}`);
+      const until = async (checkoutId: string, present: boolean) => {
+        for (let i = 0; i < 40 && Boolean(await jobOf(checkoutId)) !== present; i++) await sleep(50);
+        return Boolean(await jobOf(checkoutId));
+      };
+      const submitted = (await checkOut(w1, r.projectUuid)).body.data;
+      const released = (await checkOut(w2, r.projectUuid)).body.data;
+      expect(await until(submitted.checkout_id, true)).toBe(true);
+      expect(await until(released.checkout_id, true)).toBe(true);
+
+      expect((await submit(w1, submitted.checkout_id)).status).toBe(201);
+      const release = await t.request({ method: 'POST', url: `/api/work/checkouts/${released.checkout_id}/release`, headers: w2.auth });
+      expect(release.status).toBe(200);
+      expect(await until(submitted.checkout_id, false)).toBe(false);
+      expect(await until(released.checkout_id, false)).toBe(false);
+    });
   });
 
   describe('releasing', () => {
