@@ -107,7 +107,11 @@ describe('HTTP_PROCESSES', () => {
       return now.length === 2 && !now.includes(servers[0]) ? now : undefined;
     });
     expect(replaced).toContain(servers[1]);
-    expect(output).toContain(`http process ${servers[0]} exited (SIGKILL)`);
+    // The supervisor logs it before it forks the replacement, but its output reaches us through a pipe
+    // and may arrive after /proc shows the new process.
+    const logged = `http process ${servers[0]} exited (SIGKILL)`;
+    await until('the exit logged', () => (output.includes(logged) ? true : undefined), 5_000).catch(() => undefined);
+    expect(output).toContain(logged);
     await until('the replacement ready', async () => {
       const answers = await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')));
       return answers.every((s) => s === 200) ? true : undefined;
