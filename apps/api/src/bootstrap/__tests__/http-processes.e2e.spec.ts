@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { eventually } from '../../../test/eventually';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
 
 const API_ROOT = join(__dirname, '../../..');
@@ -110,7 +111,7 @@ describe('HTTP_PROCESSES', () => {
     // The supervisor logs it before it forks the replacement, but its output reaches us through a pipe
     // and may arrive after /proc shows the new process.
     const logged = `http process ${servers[0]} exited (SIGKILL)`;
-    await until('the exit logged', () => (output.includes(logged) ? true : undefined), 5_000).catch(() => undefined);
+    await eventually(() => output.includes(logged), 5_000);
     expect(output).toContain(logged);
     await until('the replacement ready', async () => {
       const answers = await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')));

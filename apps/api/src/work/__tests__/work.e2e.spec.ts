@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { CheckoutExpiryScheduler } from '../checkout-expiry.scheduler';
@@ -212,21 +213,18 @@ describe('worker API /api/work', () => {
       await newTask(r, { required_submissions: 2 });
       const [w1, w2] = await workers(2);
       const queue = (t.app.get(CheckoutExpiryScheduler) as unknown as { queue: import('bullmq').Queue }).queue;
-      const jobOf = (checkoutId: string) => queue.getJob(`expire-${checkoutId}`);
-      const until = async (checkoutId: string, present: boolean) => {
-        for (let i = 0; i < 40 && Boolean(await jobOf(checkoutId)) !== present; i++) await sleep(50);
-        return Boolean(await jobOf(checkoutId));
-      };
+      const queued = async (checkoutId: string) => Boolean(await queue.getJob(`expire-${checkoutId}`));
+      const gone = async (checkoutId: string) => !(await queued(checkoutId));
       const submitted = (await checkOut(w1, r.projectUuid)).body.data;
       const released = (await checkOut(w2, r.projectUuid)).body.data;
-      expect(await until(submitted.checkout_id, true)).toBe(true);
-      expect(await until(released.checkout_id, true)).toBe(true);
+      expect(await eventually(() => queued(submitted.checkout_id), 2_000)).toBe(true);
+      expect(await eventually(() => queued(released.checkout_id), 2_000)).toBe(true);
 
       expect((await submit(w1, submitted.checkout_id)).status).toBe(201);
       const release = await t.request({ method: 'POST', url: `/api/work/checkouts/${released.checkout_id}/release`, headers: w2.auth });
       expect(release.status).toBe(200);
-      expect(await until(submitted.checkout_id, false)).toBe(false);
-      expect(await until(released.checkout_id, false)).toBe(false);
+      expect(await eventually(() => gone(submitted.checkout_id), 2_000)).toBe(true);
+      expect(await eventually(() => gone(released.checkout_id), 2_000)).toBe(true);
     });
   });
 
