@@ -15,8 +15,8 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-/** How the receiver answers a request; the default echoes challenges and accepts events. */
-export type Behaviour = (request: ReceivedRequest, nth: number) => Reply;
+/** How the receiver answers a request (at once, or when the promise settles); the default echoes challenges and accepts events. */
+export type Behaviour = (request: ReceivedRequest, nth: number) => Reply | Promise<Reply>;
 
 export const echoChallenge: Behaviour = (req) =>
   req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : { status: 200, body: { ok: true } };
@@ -35,7 +35,7 @@ export class WebhookReceiver {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         const body = Buffer.concat(chunks).toString('utf8');
         let json: ReceivedRequest['json'];
         try {
@@ -47,7 +47,7 @@ export class WebhookReceiver {
         const request: ReceivedRequest = { path, headers: req.headers, body, json, at: Date.now() };
         this.requests.push(request);
         const nth = this.requests.filter((r) => r.path === path).length;
-        const reply = (this.behaviours.get(path) ?? echoChallenge)(request, nth);
+        const reply = await (this.behaviours.get(path) ?? echoChallenge)(request, nth);
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
         res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
       });

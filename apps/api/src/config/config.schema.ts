@@ -45,6 +45,8 @@ export const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /** Parallel deliveries per jobs process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Requests in flight to one receiver per jobs process; deliveries beyond wait without their timeout running. */
+  WEBHOOK_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** How often the outbox relay looks for events and challenges that have no live job. */
   WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
   /** How overdue an event must be before the relay assumes its job is lost. */

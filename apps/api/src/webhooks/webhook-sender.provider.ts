@@ -12,5 +12,6 @@ export const webhookSenderProvider: Provider = {
       connectTimeoutMs: config.WEBHOOK_CONNECT_TIMEOUT_MS,
       totalTimeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      perReceiver: config.WEBHOOK_RECEIVER_CONCURRENCY,
     }),
 };

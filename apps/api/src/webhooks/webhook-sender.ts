@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { ReceiverSlots } from './receiver-slots';
 import { forbiddenLiteralHost, guardedLookup } from './ssrf-guard';
 
 /** Reply bytes kept for the delivery log (API.md §2: the first 1 KiB). */
@@ -10,6 +11,8 @@ export interface SenderOptions {
   connectTimeoutMs: number;
   totalTimeoutMs: number;
   allowPrivateNetworks: boolean;
+  /** Requests in flight to one receiver (origin) at most; the rest wait their turn before their clock starts. */
+  perReceiver: number;
 }
 
 /** What one HTTP attempt came to. `status` is absent when no reply arrived. */
@@ -26,11 +29,16 @@ export interface SendOutcome {
 /**
  * POSTs JSON to receivers: no redirects followed (a redirect could lead inside the network), 3 s to
  * connect, 10 s in all, private addresses refused at connect time unless allowed, reply read to a cap.
+ * At most `perReceiver` requests go to one receiver at a time, and the pool holds as many connections
+ * to it, so undici never queues a request itself: a request queued inside undici would have its 10 s
+ * running while it waited behind other deliveries to the same receiver.
  */
 export class WebhookSender {
   private readonly agent: Agent;
+  private readonly slots: ReceiverSlots;
 
   constructor(private readonly options: SenderOptions) {
+    this.slots = new ReceiverSlots(options.perReceiver);
     this.agent = new Agent({
       connect: {
         timeout: options.connectTimeoutMs,
@@ -39,16 +47,18 @@ export class WebhookSender {
       headersTimeout: options.totalTimeoutMs,
       bodyTimeout: options.totalTimeoutMs,
       keepAliveTimeout: 10_000,
-      connections: 64,
+      connections: options.perReceiver,
     });
   }
 
   async post(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
     const target = new URL(url);
     const literal = this.options.allowPrivateNetworks ? undefined : forbiddenLiteralHost(target);
     if (literal) return { durationMs: 0, error: `refused: ${literal}`, reply: '' };
+    const release = await this.slots.acquire(target.origin);
+    // The clock (and the logged duration) starts once the request may go: the receiver's time only.
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
     try {
       const res = await request(target, {
         method: 'POST',
@@ -61,6 +71,8 @@ export class WebhookSender {
       return { status: res.statusCode, durationMs: elapsed(), reply, retryAfterMs: retryAfterMs(res.headers['retry-after']) };
     } catch (error) {
       return { durationMs: elapsed(), error: describe(error), reply: '' };
+    } finally {
+      release();
     }
   }
 

@@ -246,6 +246,50 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhooks: requests in flight to one receiver', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let worker: SignedIn;
+  beforeAll(async () => {
+    t = await startTestApp({ ...FAST, WEBHOOK_CONCURRENCY: '10', WEBHOOK_RECEIVER_CONCURRENCY: '2', WEBHOOK_TIMEOUT_MS: '1000' });
+    receiver = await new WebhookReceiver().start();
+    worker = await signUp(t);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+
+  it('sends at most WEBHOOK_RECEIVER_CONCURRENCY at once, and a delivery’s wait for its turn does not count against its timeout', async () => {
+    const r = await aRequester(t);
+    await completeTask(t, r, worker, receiver.url('/slow'));
+    await eventually(() => receiver.events('/slow').length === 1);
+
+    // Each reply takes 0.8 s of the 1 s allowed; six events, two at a time, means the last ones wait
+    // well over 1 s for their turn. They must still be delivered at the first attempt.
+    let inFlight = 0;
+    let most = 0;
+    receiver.on('/slow', async (req) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await sleep(800);
+      inFlight -= 1;
+      return echoChallenge(req, 0);
+    });
+    for (let i = 0; i < 6; i += 1) await completeTask(t, r, worker, receiver.url('/slow'));
+    const log = await eventually(async () => {
+      const events = await eventLog(t, r);
+      return events.length === 7 && events.every((e: { state: string }) => e.state !== 'pending') && events;
+    }, 15_000);
+    expect(receiver.events('/slow').length).toBe(7);
+    expect(most).toBe(2);
+    for (const event of log) {
+      expect(event).toMatchObject({ state: 'delivered', attempt_count: 1 });
+      expect(event.attempts[0].duration_ms).toBeLessThan(1000);
+    }
+  });
+});
+
 describe('webhooks: an address that never confirms', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
