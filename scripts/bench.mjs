@@ -824,7 +824,7 @@ function report(results, command) {
       `duplicates: ${w.duplicated} extra arrivals of ${w.duplicatedEvents} events, ${w.duplicatesExplainedByRetries} of them with a retry in the attempt log; ` +
         `events retried ${w.retriedEvents}; arrivals refused by the receiver ${w.receiverRefused}; unknown ids ${w.unknownIds}`,
     );
-    log(`delivery queue (sampled every 100 ms): waiting at most ${w.queueWaitingMax} jobs; active on average ${w.queueActiveMeanMedian} (WEBHOOK_CONCURRENCY ${results.api.WEBHOOK_CONCURRENCY ?? '50, the default'})`);
+    log(`delivery queue (sampled every 100 ms): waiting at most ${w.queueWaitingMax} jobs; active on average ${w.queueActiveMeanMedian} (WEBHOOK_CONCURRENCY ${results.api.WEBHOOK_CONCURRENCY ?? '200, the default'})`);
     log(`signatures verified with standardwebhooks: ${w.signaturesOk} of ${w.signaturesChecked} sampled${w.signatureFailures.length ? ` (first failure: ${w.signatureFailures[0]})` : ''}`);
     log(`invariant violations: ${w.invariants.total}${w.invariants.total ? '' : ' (every check 0)'}`);
     const rateMet = w.deliveriesPerSecondMedian >= TARGET_DELIVERIES_PER_SECOND;

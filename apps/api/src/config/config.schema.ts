@@ -44,7 +44,7 @@ export const configSchema = z.object({
   WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   /** Parallel deliveries per jobs process. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(200),
   /** Requests in flight to one receiver per jobs process; deliveries beyond wait without their timeout running. */
   WEBHOOK_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** How often the outbox relay looks for events and challenges that have no live job. */
