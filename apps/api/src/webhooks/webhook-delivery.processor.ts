@@ -8,59 +8,13 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
-import { TASK_COMPLETED_SQL, taskCompletedPayload, type TaskCompletedRow } from './event-payload';
+import { DeliveryBatches } from './delivery-batches';
+import { taskCompletedPayload, type TaskCompletedRow } from './event-payload';
 import { nextDelayMs, verdictOf } from './retry-policy';
 import { signatureHeaders } from './signing';
 import { REPLY_EXCERPT_BYTES, WebhookSender } from './webhook-sender';
 
-interface EventRow {
-  event_id: string;
-  event_state: string;
-  attempt_count: number;
-  body: string | null;
-  event_created_at: Date;
-  url: string | null;
-  endpoint_state: string | null;
-  secret: string;
-  /** The task's columns (TASK_COMPLETED_SQL) when the body is still to be built; null otherwise. */
-  task: TaskCompletedRow | null;
-}
-
 export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'waiting' | 'skipped';
-
-/**
- * One query: the event, where it goes, the secret, and (first attempt only) what the body is built from.
- * Prepared (parsed and planned once per connection, like the submit that writes the event): every
- * completion with a callback runs it and RECORD_ATTEMPT, and the task's subqueries make it costly to plan.
- */
-const READ_EVENT: PreparedStatement = {
-  name: 'webhook_delivery_read_event',
-  text: `
-    SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.body, e.created_at AS event_created_at,
-           ep.url, ep.state AS endpoint_state, a.webhook_signing_secret AS secret,
-           CASE WHEN e.body IS NULL THEN
-             (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
-                                            WHERE t.id = e.task_id) x)
-           END AS task
-      FROM webhook_events e JOIN accounts a ON a.id = e.account_id
-      LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
-     WHERE e.id = $1`,
-};
-
-/** Logs the attempt and moves the event on (delivered, failed, or pending until its next time). */
-const RECORD_ATTEMPT: PreparedStatement = {
-  name: 'webhook_delivery_record_attempt',
-  text: `
-    WITH attempt AS (
-      INSERT INTO webhook_attempts (id, event_id, status_code, duration_ms, error, response_excerpt)
-      VALUES ($1, $2, $3, $4, $5, $6)
-    )
-    UPDATE webhook_events
-       SET attempt_count = $7, state = $8, last_error = $5, body = coalesce(body, $10),
-           next_attempt_at = CASE WHEN $8 = 'pending' THEN now() + make_interval(secs => $9::double precision / 1000) END,
-           delivered_at = CASE WHEN $8 = 'delivered' THEN now() END
-     WHERE id = $2`,
-};
 
 const PARK_EVENT: PreparedStatement = {
   name: 'webhook_delivery_park_event',
@@ -82,12 +36,15 @@ const PARK_EVENT: PreparedStatement = {
  */
 @Processor(QUEUES.webhookDelivery)
 export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly batches: DeliveryBatches;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: WebhookSender,
   ) {
     super();
+    this.batches = new DeliveryBatches(db);
   }
 
   onApplicationBootstrap(): void {
@@ -103,8 +60,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   private async deliver(job: Job<WebhookDeliveryJob>, token: string | undefined, mayPark: boolean): Promise<DeliveryResult> {
-    const rows = await runPrepared<EventRow>(this.db, READ_EVENT, [job.data.eventId]);
-    const event = rows[0];
+    const event = await this.batches.readEvent(job.data.eventId);
     if (!event || event.event_state !== 'pending') return 'skipped';
     const eventId = event.event_id;
     if (!event.url) return this.end(eventId, 'failed', 'the callback address no longer exists');
@@ -131,18 +87,18 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
         : undefined;
     const state = verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'pending' : 'failed';
     const error = outcome.error ?? (verdict === 'delivered' ? null : `HTTP ${outcome.status}`);
-    await runPrepared(this.db, RECORD_ATTEMPT, [
-      randomUUID(),
+    await this.batches.recordAttempt({
+      attemptId: randomUUID(),
       eventId,
-      outcome.status ?? null,
-      outcome.durationMs,
+      statusCode: outcome.status ?? null,
+      durationMs: outcome.durationMs,
       error,
-      excerpt(outcome.reply),
-      attempts,
+      excerpt: excerpt(outcome.reply),
+      attemptCount: attempts,
       state,
-      delay ?? 0,
+      delayMs: delay ?? 0,
       body,
-    ]);
+    });
     if (state === 'pending') {
       await job.moveToDelayed(Date.now() + (delay as number), token);
       throw new DelayedError();

@@ -9,6 +9,9 @@ import { eventually } from '../../../test/eventually';
 import { echoChallenge, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
 import type { WebhookDeliveryJob } from '@crowdbox/contracts';
 import type { Job } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { pgPool } from '../../database/prepared-statement';
+import { DeliveryBatches } from '../delivery-batches';
 import { WebhookDeliveryProcessor } from '../webhook-delivery.processor';
 import { WebhookJobs } from '../webhook-jobs';
 
@@ -218,6 +221,42 @@ describe('webhooks', () => {
     expect(events).toHaveLength(2);
     // The schedule says 0.2 s; the receiver asked for 2 s.
     expect(events[1].at - events[0].at).toBeGreaterThanOrEqual(1900);
+  });
+
+  it('reads and records the deliveries that meet in one turn of the event loop with one statement each; a row that fails fails alone', async () => {
+    const r = await aRequester(t);
+    for (let i = 0; i < 3; i += 1) await completeTask(t, r, worker, receiver.url('/batched'));
+    const ids: string[] = (await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log.length === 3 && log.every((e: { state: string }) => e.state === 'delivered') && log;
+    })).map((e: { id: string }) => e.id);
+
+    const batches = new DeliveryBatches(t.db);
+    const query = jest.spyOn(pgPool(t.db), 'query');
+    try {
+      const missing = '00000000-0000-4000-8000-000000000000';
+      const read = await Promise.all([...ids, missing].map((id) => batches.readEvent(id)));
+      expect(read.map((e) => e?.event_id)).toEqual([...ids, undefined]);
+      expect(read[0]).toMatchObject({ event_state: 'delivered', url: receiver.url('/batched'), endpoint_state: 'confirmed' });
+
+      const record = (eventId: string) => ({
+        attemptId: randomUUID(), eventId, statusCode: 200, durationMs: 7, error: null, excerpt: 'ok',
+        attemptCount: 2, state: 'delivered' as const, delayMs: 0, body: '{}',
+      });
+      const recorded = await Promise.allSettled([record(ids[0]), record(missing), record(ids[1])].map((a) => batches.recordAttempt(a)));
+      expect(recorded.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      // One read for four ids, one write for three rows, then each row alone after the write failed.
+      const names = query.mock.calls.map(([q]) => (q as unknown as { name?: string }).name).filter((n) => n?.startsWith('webhook_delivery_'));
+      expect(names).toEqual([
+        'webhook_delivery_read_events',
+        'webhook_delivery_record_attempts', 'webhook_delivery_record_attempts', 'webhook_delivery_record_attempts', 'webhook_delivery_record_attempts',
+      ]);
+    } finally {
+      query.mockRestore();
+    }
+    const log = await eventLog(t, r);
+    const attempts = (id: string) => log.find((e: { id: string }) => e.id === id).attempt_count;
+    expect([attempts(ids[0]), attempts(ids[1]), attempts(ids[2])]).toEqual([2, 2, 1]);
   });
 
   it('keeps retrying while the receiver is down and delivers once it is back', async () => {

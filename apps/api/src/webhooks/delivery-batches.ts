@@ -1,0 +1,133 @@
+import DataLoader from 'dataloader';
+import type { DataSource } from 'typeorm';
+import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { TASK_COMPLETED_SQL, type TaskCompletedRow } from './event-payload';
+
+export interface EventRow {
+  event_id: string;
+  event_state: string;
+  attempt_count: number;
+  body: string | null;
+  event_created_at: Date;
+  url: string | null;
+  endpoint_state: string | null;
+  secret: string;
+  /** The task's columns (TASK_COMPLETED_SQL) when the body is still to be built; null otherwise. */
+  task: TaskCompletedRow | null;
+}
+
+/** One attempt's outcome, and where it leaves its event. */
+export interface AttemptRecord {
+  attemptId: string;
+  eventId: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  excerpt: string | null;
+  attemptCount: number;
+  state: 'delivered' | 'pending' | 'failed';
+  /** Until the next attempt, when the state is pending. */
+  delayMs: number;
+  /** Stored on the first attempt so that every later one sends the same bytes. */
+  body: string;
+}
+
+/**
+ * The events, where each goes, the secret, and (first attempt only) what the body is built from.
+ * Prepared, like every statement on this path: the task's subqueries make it costly to plan.
+ */
+const READ_EVENTS: PreparedStatement = {
+  name: 'webhook_delivery_read_events',
+  text: `
+    SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.body, e.created_at AS event_created_at,
+           ep.url, ep.state AS endpoint_state, a.webhook_signing_secret AS secret,
+           CASE WHEN e.body IS NULL THEN
+             (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
+                                            WHERE t.id = e.task_id) x)
+           END AS task
+      FROM webhook_events e JOIN accounts a ON a.id = e.account_id
+      LEFT JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
+     WHERE e.id = ANY($1::uuid[])`,
+};
+
+/** Logs the attempts and moves their events on (delivered, failed, or pending until the next time). */
+const RECORD_ATTEMPTS: PreparedStatement = {
+  name: 'webhook_delivery_record_attempts',
+  text: `
+    WITH input AS (
+      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::text[],
+                           $9::double precision[], $10::text[])
+        AS i(attempt_id, event_id, status_code, duration_ms, error, excerpt, attempt_count, state, delay_ms, body)
+    ), attempt AS (
+      INSERT INTO webhook_attempts (id, event_id, status_code, duration_ms, error, response_excerpt)
+      SELECT attempt_id, event_id, status_code, duration_ms, error, excerpt FROM input
+    )
+    UPDATE webhook_events e
+       SET attempt_count = i.attempt_count, state = i.state, last_error = i.error, body = coalesce(e.body, i.body),
+           next_attempt_at = CASE WHEN i.state = 'pending' THEN now() + make_interval(secs => i.delay_ms / 1000) END,
+           delivered_at = CASE WHEN i.state = 'delivered' THEN now() END
+      FROM input i
+     WHERE e.id = i.event_id`,
+};
+
+/** Most rows one statement takes: past this, a batch's round trip no longer saves anything worth its size. */
+const MAX_BATCH = 100;
+
+/**
+ * The delivery's two statements, each run once for all the deliveries that reach it in the same turn of
+ * the event loop: with many deliveries in flight, one read and one write (a single commit, so a single
+ * WAL flush) serve a batch instead of one delivery. Nothing waits for a batch to fill: it goes at the end
+ * of the turn, so a lone delivery is not delayed. A batch that fails is run again one row at a time, so
+ * one bad row fails its own delivery only.
+ */
+export class DeliveryBatches {
+  private readonly reads: DataLoader<string, EventRow | undefined>;
+  private readonly records: DataLoader<AttemptRecord, true>;
+
+  constructor(db: DataSource) {
+    const readEvents = async (ids: readonly string[]) => {
+      const rows = await runPrepared<EventRow>(db, READ_EVENTS, [ids]);
+      const byId = new Map(rows.map((row) => [row.event_id, row]));
+      return ids.map((id) => byId.get(id));
+    };
+    const recordAttempts = async (records: readonly AttemptRecord[]) => {
+      await runPrepared(db, RECORD_ATTEMPTS, [
+        records.map((r) => r.attemptId),
+        records.map((r) => r.eventId),
+        records.map((r) => r.statusCode),
+        records.map((r) => r.durationMs),
+        records.map((r) => r.error),
+        records.map((r) => r.excerpt),
+        records.map((r) => r.attemptCount),
+        records.map((r) => r.state),
+        records.map((r) => r.delayMs),
+        records.map((r) => r.body),
+      ]);
+      return records.map(() => true as const);
+    };
+    const options = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (flush: () => void) => setImmediate(flush) };
+    this.reads = new DataLoader(rowByRowOnFailure(readEvents), options);
+    this.records = new DataLoader(rowByRowOnFailure(recordAttempts), options);
+  }
+
+  /** The event with what its delivery needs; undefined when there is no such event. */
+  readEvent(eventId: string): Promise<EventRow | undefined> {
+    return this.reads.load(eventId);
+  }
+
+  async recordAttempt(record: AttemptRecord): Promise<void> {
+    await this.records.load(record);
+  }
+}
+
+/** Runs the batch; if it fails, each key alone, so the failure lands on the key that caused it. */
+function rowByRowOnFailure<K, V>(batch: (keys: readonly K[]) => Promise<V[]>) {
+  return async (keys: readonly K[]): Promise<Array<V | Error>> => {
+    try {
+      return await batch(keys);
+    } catch (error) {
+      if (keys.length === 1) return [error as Error];
+      return Promise.all(keys.map((key) => batch([key]).then(([value]) => value, (e: Error) => e)));
+    }
+  };
+}
