@@ -47,6 +47,8 @@ export const configSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(200),
   /** Requests in flight to one receiver per jobs process; deliveries beyond wait without their timeout running. */
   WEBHOOK_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /** How long a delivery waits for a busy receiver's turn before it goes back to the queue unsent. */
+  WEBHOOK_RECEIVER_WAIT_MS: z.coerce.number().int().min(0).default(2000),
   /** How often the outbox relay looks for events and challenges that have no live job. */
   WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
   /** How overdue an event must be before the relay assumes its job is lost. */

@@ -1,41 +1,76 @@
-/**
- * How many requests this process has in flight to each receiver (keyed by origin), with a first-come
- * queue for the rest. The sender takes a slot before it starts a request's clock, so the time a delivery
- * spends waiting behind others to the same receiver is not counted against the receiver's 10 s.
- * (A keyed semaphore is a few lines; the libraries offer one semaphore, and the map would still be ours.)
- */
-export class ReceiverSlots {
-  private readonly receivers = new Map<string, { active: number; waiting: Array<() => void> }>();
+/** A request's turn at a receiver: go (and give the slot back when done), or the receiver is busy. */
+export type Turn = { release: () => void } | { busyForMs: number };
 
-  constructor(private readonly perReceiver: number) {}
-
-  /** Resolves with the function that gives the slot back, once one is free for `origin`. */
-  async acquire(origin: string): Promise<() => void> {
-    let receiver = this.receivers.get(origin);
-    if (!receiver) {
-      receiver = { active: 0, waiting: [] };
-      this.receivers.set(origin, receiver);
-    }
-    if (receiver.active < this.perReceiver) receiver.active += 1;
-    else await new Promise<void>((resolve) => receiver.waiting.push(resolve));
-    return once(() => this.release(origin));
-  }
-
-  private release(origin: string): void {
-    const receiver = this.receivers.get(origin);
-    if (!receiver) return;
-    const next = receiver.waiting.shift();
-    // The slot passes straight to the next in line (active stays), so a newcomer cannot jump the queue.
-    if (next) next();
-    else if (--receiver.active === 0) this.receivers.delete(origin);
-  }
+interface Receiver {
+  /** Requests in flight, by when each started; a Map keeps that order, so the first is the oldest. */
+  inFlight: Map<symbol, number>;
+  waiting: Array<() => void>;
 }
 
-function once(fn: () => void): () => void {
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    fn();
-  };
+/**
+ * How many requests this process has in flight to each receiver (keyed by origin), with a first-come
+ * queue for the rest. The sender takes a turn before it starts a request's clock, so the time a delivery
+ * spends waiting behind others to the same receiver is not counted against the receiver's 10 s.
+ *
+ * A delivery waits at most its patience. A receiver that keeps every slot busy for longer than that
+ * (its oldest request in flight has run longer) is slow, not merely loaded, and a delivery for it is
+ * told so at once: it goes back to the queue and leaves its worker slot to other receivers' events,
+ * instead of holding it until the slow receiver's requests time out.
+ * (A keyed semaphore with a deadline is a few lines; the libraries offer one semaphore, and the map
+ * would still be ours.)
+ */
+export class ReceiverSlots {
+  private readonly receivers = new Map<string, Receiver>();
+
+  constructor(
+    private readonly perReceiver: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  take(origin: string, patienceMs = Infinity): Promise<Turn> {
+    let receiver = this.receivers.get(origin);
+    if (!receiver) {
+      receiver = { inFlight: new Map(), waiting: [] };
+      this.receivers.set(origin, receiver);
+    }
+    if (receiver.inFlight.size < this.perReceiver) return Promise.resolve(this.admit(origin, receiver));
+    if (this.busyFor(receiver) > patienceMs) return Promise.resolve({ busyForMs: this.busyFor(receiver) });
+    const r = receiver;
+    return new Promise<Turn>((resolve) => {
+      const admit = () => {
+        clearTimeout(timer);
+        resolve(this.admit(origin, r));
+      };
+      const timer = Number.isFinite(patienceMs)
+        ? setTimeout(() => {
+            r.waiting.splice(r.waiting.indexOf(admit), 1);
+            resolve({ busyForMs: this.busyFor(r) });
+          }, patienceMs)
+        : undefined;
+      r.waiting.push(admit);
+    });
+  }
+
+  /** How long the receiver has been sitting on its oldest request in flight. */
+  private busyFor(receiver: Receiver): number {
+    const oldest = receiver.inFlight.values().next().value;
+    return oldest === undefined ? 0 : this.now() - oldest;
+  }
+
+  /** Counts the request in at once (synchronously), so no newcomer can take the slot in between. */
+  private admit(origin: string, receiver: Receiver): Turn {
+    const token = Symbol();
+    receiver.inFlight.set(token, this.now());
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        receiver.inFlight.delete(token);
+        const next = receiver.waiting.shift();
+        if (next) next();
+        else if (receiver.inFlight.size === 0) this.receivers.delete(origin);
+      },
+    };
+  }
 }

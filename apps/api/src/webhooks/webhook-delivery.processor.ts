@@ -32,7 +32,9 @@ const PARK_EVENT: PreparedStatement = {
 /**
  * Delivers one outbox event (roles jobs and all). The database row is the record: every attempt is
  * logged, and a retry is the same BullMQ job moved to its next time (jobId stays the event id). Events
- * for an address that is not confirmed wait (next_attempt_at empty) until the challenge succeeds.
+ * for an address that is not confirmed wait (next_attempt_at empty) until the challenge succeeds. An
+ * event for a receiver that has been busy past WEBHOOK_RECEIVER_WAIT_MS goes back to the queue unsent
+ * (ReceiverSlots), so one slow receiver cannot hold every delivery slot.
  */
 @Processor(QUEUES.webhookDelivery)
 export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -77,7 +79,13 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       if (!built) return this.end(eventId, 'failed', 'the task is gone or not complete');
       body = JSON.stringify(built);
     }
-    const outcome = await this.sender.post(event.url, body, signatureHeaders(event.secret, eventId, body));
+    const outcome = await this.sender.postUnlessBusy(event.url, body, signatureHeaders(event.secret, eventId, body), this.config.WEBHOOK_RECEIVER_WAIT_MS);
+    if ('busyForMs' in outcome) {
+      // Nothing was sent, so no attempt is logged. The job waits in Redis about as long as the receiver
+      // has been stuck, so a slow receiver's backlog comes back as a trickle, not a busy loop.
+      await job.moveToDelayed(Date.now() + deferralMs(outcome.busyForMs), token);
+      throw new DelayedError();
+    }
 
     const attempts = event.attempt_count + 1;
     const verdict = verdictOf(outcome);
@@ -132,6 +140,11 @@ function reviveDates(row: TaskCompletedRow): TaskCompletedRow {
     completed_at: row.completed_at ? new Date(row.completed_at) : null,
     checked_out_at: row.checked_out_at ? new Date(row.checked_out_at) : null,
   };
+}
+
+/** Between 1 s and a minute, as long as the receiver has held its oldest request, plus up to half again (spread). */
+function deferralMs(busyForMs: number): number {
+  return Math.round(Math.min(60_000, Math.max(1000, busyForMs)) * (1 + Math.random() / 2));
 }
 
 function excerpt(reply: string): string | null {

@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { ReceiverSlots } from './receiver-slots';
+import { ReceiverSlots, type Turn } from './receiver-slots';
 import { forbiddenLiteralHost, guardedLookup } from './ssrf-guard';
 
 /** Reply bytes kept for the delivery log (API.md §2: the first 1 KiB). */
@@ -24,6 +24,11 @@ export interface SendOutcome {
   reply: string;
   /** Retry-After in milliseconds, when the receiver sent a valid one. */
   retryAfterMs?: number;
+}
+
+/** Nothing was sent: the receiver kept every slot busy past the caller's patience (see ReceiverSlots). */
+export interface ReceiverBusy {
+  busyForMs: number;
 }
 
 /**
@@ -51,11 +56,23 @@ export class WebhookSender {
     });
   }
 
+  /** Sends when the receiver has a free slot, however long that takes (a challenge: one per address). */
   async post(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
+    // With no limit to its patience, send never answers busy.
+    return (await this.send(url, body, headers, Infinity)) as SendOutcome;
+  }
+
+  /** Sends, or gives up without sending when the receiver has been busy for longer than `patienceMs`. */
+  postUnlessBusy(url: string, body: string, headers: Record<string, string>, patienceMs: number): Promise<SendOutcome | ReceiverBusy> {
+    return this.send(url, body, headers, patienceMs);
+  }
+
+  private async send(url: string, body: string, headers: Record<string, string>, patienceMs: number): Promise<SendOutcome | ReceiverBusy> {
     const target = new URL(url);
     const literal = this.options.allowPrivateNetworks ? undefined : forbiddenLiteralHost(target);
     if (literal) return { durationMs: 0, error: `refused: ${literal}`, reply: '' };
-    const release = await this.slots.acquire(target.origin);
+    const turn: Turn = await this.slots.take(target.origin, patienceMs);
+    if (!('release' in turn)) return turn;
     // The clock (and the logged duration) starts once the request may go: the receiver's time only.
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
@@ -72,7 +89,7 @@ export class WebhookSender {
     } catch (error) {
       return { durationMs: elapsed(), error: describe(error), reply: '' };
     } finally {
-      release();
+      turn.release();
     }
   }
 

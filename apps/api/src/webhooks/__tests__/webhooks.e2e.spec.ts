@@ -329,6 +329,47 @@ describe('webhooks: requests in flight to one receiver', () => {
   });
 });
 
+describe('webhooks: a slow receiver', () => {
+  let t: TestApp;
+  let slow: WebhookReceiver;
+  let quick: WebhookReceiver;
+  let worker: SignedIn;
+  beforeAll(async () => {
+    t = await startTestApp({ ...FAST, WEBHOOK_CONCURRENCY: '3', WEBHOOK_RECEIVER_CONCURRENCY: '1', WEBHOOK_RECEIVER_WAIT_MS: '300', WEBHOOK_TIMEOUT_MS: '5000' });
+    slow = await new WebhookReceiver().start();
+    quick = await new WebhookReceiver().start();
+    worker = await signUp(t);
+  });
+  afterAll(async () => {
+    await slow.stop();
+    await quick.stop();
+    await t.close();
+  });
+
+  it('does not hold every delivery slot: another receiver’s event goes while it sits on its requests, and its own arrive unretried', async () => {
+    const r = await aRequester(t);
+    await completeTask(t, r, worker, slow.url('/stuck'));
+    await completeTask(t, r, worker, quick.url('/quick'));
+    await eventually(() => slow.events('/stuck').length === 1 && quick.events('/quick').length === 1);
+
+    // 2 s a reply, one at a time: without giving up their slots, the slow receiver's deliveries (one
+    // sent, two waiting) would fill all 3 and the quick receiver's event would wait about 2 s.
+    slow.on('/stuck', async (req) => (await sleep(2000), echoChallenge(req, 0)));
+    for (let i = 0; i < 4; i += 1) await completeTask(t, r, worker, slow.url('/stuck'));
+    const completedAt = Date.now();
+    await completeTask(t, r, worker, quick.url('/quick'));
+    await eventually(() => quick.events('/quick').length === 2);
+    expect(quick.events('/quick')[1].at - completedAt).toBeLessThan(1000);
+
+    const log = await eventually(async () => {
+      const events = await eventLog(t, r);
+      return events.length === 7 && events.every((e: { state: string }) => e.state === 'delivered') && events;
+    }, 30_000);
+    expect(slow.events('/stuck').length).toBe(5);
+    expect(log.map((e: { attempt_count: number }) => e.attempt_count)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+  });
+});
+
 describe('webhooks: an address that never confirms', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
