@@ -67,7 +67,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     const eventId = event.event_id;
     if (!event.url) return this.end(eventId, 'failed', 'the callback address no longer exists');
     if (event.endpoint_state !== 'confirmed') {
-      // Parked until the challenge releases it. If the address was confirmed since READ_EVENT, that release
+      // Parked until the challenge releases it. If the address was confirmed since the read, that release
       // may have come and gone while this job was active (its enqueue a no-op under this job's id): deliver now.
       if (mayPark && !(await this.park(eventId))) return this.deliver(job, token, false);
       return 'waiting';
