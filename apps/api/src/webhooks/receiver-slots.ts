@@ -34,7 +34,8 @@ export class ReceiverSlots {
       this.receivers.set(origin, receiver);
     }
     if (receiver.inFlight.size < this.perReceiver) return Promise.resolve(this.admit(origin, receiver));
-    if (this.busyFor(receiver) > patienceMs) return Promise.resolve({ busyForMs: this.busyFor(receiver) });
+    const busyForMs = this.busyFor(receiver);
+    if (busyForMs > patienceMs) return Promise.resolve({ busyForMs });
     const r = receiver;
     return new Promise<Turn>((resolve) => {
       const admit = () => {

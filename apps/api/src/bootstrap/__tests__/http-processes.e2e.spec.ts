@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { eventually } from '../../../test/eventually';
+import { freePort } from '../../../test/free-port';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
 
 const API_ROOT = join(__dirname, '../../..');
@@ -23,23 +24,6 @@ function childrenOf(pid: number): number[] {
   return out.sort();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  for (const started = Date.now(); Date.now() - started < ms; await new Promise((r) => setTimeout(r, 100))) {
-    const value = await probe();
-    if (value !== undefined) return value;
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** GET on a new connection each time, so the supervisor's round robin hands each to the next process. */
 async function status(port: number, path: string): Promise<number | undefined> {
   try {
@@ -48,6 +32,9 @@ async function status(port: number, path: string): Promise<number | undefined> {
     return undefined;
   }
 }
+
+/** Whether four new connections in a row are all answered ready, whichever process takes each. */
+const allReady = (port: number) => async () => (await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')))).every((s) => s === 200);
 
 /**
  * HTTP_PROCESSES (docs/scaling.md): the real main.ts, run from its sources, forks that many servers
@@ -93,30 +80,28 @@ describe('HTTP_PROCESSES', () => {
     primary = start(port);
     const pid = primary.pid as number;
 
-    const servers = await until('two servers', () => (childrenOf(pid).length === 2 ? childrenOf(pid) : undefined));
-    await until('the port to answer', async () => ((await status(port, '/readyz')) === 200 ? true : undefined), 60_000);
+    const servers = await eventually(() => childrenOf(pid).length === 2 && childrenOf(pid), 20_000, 100);
+    expect(servers).toHaveLength(2);
+    expect(await eventually(async () => (await status(port, '/readyz')) === 200, 60_000, 100)).toBe(true);
     // Both are up and listening: new connections keep being answered whichever process takes them.
-    await until('both servers ready', async () => {
-      const answers = await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')));
-      return answers.every((s) => s === 200) ? true : undefined;
-    }, 60_000);
+    expect(await eventually(allReady(port), 60_000, 100)).toBe(true);
 
     // One dies: the other keeps serving, and the supervisor starts a replacement.
-    process.kill(servers[0], 'SIGKILL');
-    const replaced = await until('a replacement', () => {
+    const [killed, kept] = servers as number[];
+    process.kill(killed, 'SIGKILL');
+    const replaced = await eventually(() => {
       const now = childrenOf(pid);
-      return now.length === 2 && !now.includes(servers[0]) ? now : undefined;
-    });
-    expect(replaced).toContain(servers[1]);
+      return now.length === 2 && !now.includes(killed) && now;
+    }, 20_000, 100);
+    expect(replaced).toHaveLength(2);
+    expect(replaced).not.toContain(killed);
+    expect(replaced).toContain(kept);
     // The supervisor logs it before it forks the replacement, but its output reaches us through a pipe
     // and may arrive after /proc shows the new process.
-    const logged = `http process ${servers[0]} exited (SIGKILL)`;
+    const logged = `http process ${killed} exited (SIGKILL)`;
     await eventually(() => output.includes(logged), 5_000);
     expect(output).toContain(logged);
-    await until('the replacement ready', async () => {
-      const answers = await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')));
-      return answers.every((s) => s === 200) ? true : undefined;
-    }, 60_000);
+    expect(await eventually(allReady(port), 60_000, 100)).toBe(true);
 
     // SIGTERM: every server shuts down, then the supervisor exits cleanly.
     const exited = new Promise<number | null>((resolve) => primary?.once('exit', (code) => resolve(code)));

@@ -1,3 +1,4 @@
+import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
@@ -138,12 +139,10 @@ describe('stored consensus', () => {
       await held.query('UPDATE tasks SET submission_count = submission_count + 1, leased_count = leased_count - 1 WHERE id = $1', [taskId]);
 
       const last = submit(b, leaseB, [SHARED_PERSON, CAR_2]);
-      for (let waited = 0; ; waited += 20) {
-        const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
-        if (n > 0) break;
-        if (waited > 5000) throw new Error('the last submit never waited for the held task row');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      // The last submit waits for the held task row.
+      const waiting = async () =>
+        (await t.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]))[0].n > 0;
+      expect(await eventually(waiting, 5_000, 20)).toBe(true);
       await held.commitTransaction();
       expect((await last).status).toBe(201);
     } finally {

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { createTestDatabase, dropTestDatabase } from '../../../test/test-database';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { eventually } from '../../../test/eventually';
+import { freePort } from '../../../test/free-port';
 import { echoChallenge, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
 import type { WebhookDeliveryJob } from '@crowdbox/contracts';
 import type { Job } from 'bullmq';
@@ -494,14 +495,6 @@ describe('webhooks: nothing is lost between the database and Redis', () => {
     }
   }, 40_000);
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
