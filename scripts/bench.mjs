@@ -49,6 +49,7 @@
 // logs kept), so neither run drops, deletes or flushes what the other uses. They still share the CPU:
 // see "other cores" in the results.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -294,6 +295,12 @@ function isolateFrom(others) {
   API_DIST = join(RESULTS, `api-dist-${process.pid}`);
   LOG_SUFFIX = `-${process.pid}`;
   return true;
+}
+
+/** A setting's default, read from the measured API's own config schema so the report never restates it. */
+function apiDefault(name) {
+  const { configSchema } = createRequire(import.meta.url)(join(API_DIST, 'apps/api/src/config/config.schema.js'));
+  return configSchema.shape[name].parse(undefined);
 }
 
 function build() {
@@ -824,7 +831,7 @@ function report(results, command) {
       `duplicates: ${w.duplicated} extra arrivals of ${w.duplicatedEvents} events, ${w.duplicatesExplainedByRetries} of them with a retry in the attempt log; ` +
         `events retried ${w.retriedEvents}; arrivals refused by the receiver ${w.receiverRefused}; unknown ids ${w.unknownIds}`,
     );
-    log(`delivery queue (sampled every 100 ms): waiting at most ${w.queueWaitingMax} jobs; active on average ${w.queueActiveMeanMedian} (WEBHOOK_CONCURRENCY ${results.api.WEBHOOK_CONCURRENCY ?? '200, the default'})`);
+    log(`delivery queue (sampled every 100 ms): waiting at most ${w.queueWaitingMax} jobs; active on average ${w.queueActiveMeanMedian} (WEBHOOK_CONCURRENCY ${results.api.WEBHOOK_CONCURRENCY ?? `${apiDefault('WEBHOOK_CONCURRENCY')}, the default`})`);
     log(`signatures verified with standardwebhooks: ${w.signaturesOk} of ${w.signaturesChecked} sampled${w.signatureFailures.length ? ` (first failure: ${w.signatureFailures[0]})` : ''}`);
     log(`invariant violations: ${w.invariants.total}${w.invariants.total ? '' : ' (every check 0)'}`);
     const rateMet = w.deliveriesPerSecondMedian >= TARGET_DELIVERIES_PER_SECOND;
