@@ -3,6 +3,8 @@
 // The driver is undici's Pool (keep-alive, one connection per worker), in the driver process, so its
 // CPU is measured like autocannon's in the other suites. The workers run without pause through a
 // round (warm-up, then the measured window); only requests that complete inside the window count.
+// With --think-ms each worker holds its lease that long before submitting, so the offered load can be
+// set below the server's capacity, to see its latency when it is not saturated.
 // Before each round the project is topped up with tasks (add_tasks, outside the measured window) so
 // that the workers never run out. After the last round the invariants are counted with SQL.
 import { performance } from 'node:perf_hooks';
@@ -23,7 +25,7 @@ const ASSUMED_RATE = 2000;
  * while they run; load.stop() lets every worker finish its cycle (so no lease stays active) and stops.
  * Counts every answer since creation in load.totals (for the row checks).
  */
-export function checkoutLoad({ url, projectUuid, workers }) {
+export function checkoutLoad({ url, projectUuid, workers, thinkMs = 0 }) {
   const pool = new Pool(url, { connections: workers.length, pipelining: 1, keepAliveTimeout: 60_000, keepAliveMaxTimeout: 600_000 });
   const checkoutBody = JSON.stringify({ project_uuid: projectUuid });
   const totals = cycleTotals();
@@ -34,7 +36,7 @@ export function checkoutLoad({ url, projectUuid, workers }) {
 
   async function loop(worker) {
     while (!stopping) {
-      const c = await workerCycle(pool, worker, checkoutBody, totals);
+      const c = await workerCycle(pool, worker, checkoutBody, totals, thinkMs);
       if (c.error && win) win.errors++;
       if (c.leased && inWindow(c.checkoutAt)) {
         win.checkouts++;
@@ -105,8 +107,8 @@ async function freeSlots(dbUrl, projectUuid) {
 }
 
 /**
- * ctx: { url, liveKey, projectUuid, workers: [{userId, auth}], rounds, duration, warmup, dbUrl, adminUrl,
- *        log, monitor?, maxForeignCores, retries, serverGroup }
+ * ctx: { url, liveKey, projectUuid, workers: [{userId, auth}], rounds, duration, warmup, thinkMs, dbUrl,
+ *        adminUrl, log, monitor?, maxForeignCores, retries, serverGroup }
  */
 export async function runCheckout(ctx) {
   const { url, liveKey, projectUuid, workers, rounds, duration, warmup, log } = ctx;
@@ -123,7 +125,7 @@ export async function runCheckout(ctx) {
   };
 
   await topUp();
-  const load = checkoutLoad({ url, projectUuid, workers });
+  const load = checkoutLoad({ url, projectUuid, workers, thinkMs: ctx.thinkMs ?? 0 });
   // Smoke test: one cycle per worker, so a wrong setup fails loudly (and every connection is open).
   load.start();
   await sleep(1000);
@@ -196,6 +198,7 @@ export async function runCheckout(ctx) {
 
   return {
     workers: workers.length,
+    thinkMs: ctx.thinkMs ?? 0,
     rounds,
     duration,
     warmup,

@@ -14,6 +14,8 @@
 //   npm run bench -- --rounds=5 --duration=10 --warmup=3 --connections=32
 //   npm run bench -- --workers=200       checkout and webhooks: simulated workers (distinct users), each
 //                                        looping checkout -> submit; --rounds, --duration, --warmup apply
+//   npm run bench -- --suite=checkout --think-ms=400   each worker holds its lease 400 ms before submitting
+//                                        (0, the default, is the issue's closed loop): latency below saturation
 //   npm run bench -- --webhook-tasks=10000 --webhook-rounds=3 --webhook-warmup=2000 --webhook-drain=60
 //                                        webhooks: tasks completed per round (each round with a new
 //                                        callback address, confirmed by its challenge), rounds (median
@@ -109,6 +111,7 @@ function parseArgs(argv) {
     bulkConnections: 4,
     bulkWarmup: 4,
     workers: 200,
+    thinkMs: 0,
     exportTasks: 100_000,
     exportRuns: 3,
     exportWarmup: 1,
@@ -147,6 +150,7 @@ function parseArgs(argv) {
       case '--retries': opts.retries = value === '0' ? 0 : num(); break;
       case '--bulk-warmup': opts.bulkWarmup = value === '0' ? 0 : num(); break;
       case '--workers': opts.workers = num(); break;
+      case '--think-ms': opts.thinkMs = value === '0' ? 0 : num(); break;
       case '--export-tasks': opts.exportTasks = num(); break;
       case '--export-runs': opts.exportRuns = num(); break;
       case '--export-warmup': opts.exportWarmup = value === '0' ? 0 : num(); break;
@@ -301,6 +305,11 @@ function isolateFrom(others) {
 function apiDefault(name) {
   const { configSchema } = createRequire(import.meta.url)(join(API_DIST, 'apps/api/src/config/config.schema.js'));
   return configSchema.shape[name].parse(undefined);
+}
+
+/** How the report names the workers' think time between checkout and submit. */
+function thinking(thinkMs) {
+  return thinkMs > 0 ? `${thinkMs} ms holding the lease -> ` : '';
 }
 
 function build() {
@@ -578,13 +587,14 @@ async function main() {
     });
   }
   if (opts.suites.includes('checkout')) {
-    log(`\ncheckout: ${opts.workers} workers looping checkout -> submit, ${opts.rounds} rounds x ${opts.duration} s (warm-up ${opts.warmup} s before each)`);
+    log(`\ncheckout: ${opts.workers} workers looping checkout -> ${thinking(opts.thinkMs)}submit, ${opts.rounds} rounds x ${opts.duration} s (warm-up ${opts.warmup} s before each)`);
     results.suites.checkout = await runCheckout({
       ...common,
       ...checkoutTarget,
       rounds: opts.rounds,
       duration: opts.duration,
       warmup: opts.warmup,
+      thinkMs: opts.thinkMs,
       serverGroup: 'api',
     });
   }
@@ -702,7 +712,7 @@ function report(results, command) {
   }
   const c = results.suites.checkout;
   if (c) {
-    log(`\ncheckout — ${c.workers} workers (distinct users) looping checkout -> submit over keep-alive connections, median of ${c.rounds} x ${c.duration} s`);
+    log(`\ncheckout — ${c.workers} workers (distinct users) looping checkout -> ${thinking(c.thinkMs)}submit over keep-alive connections, median of ${c.rounds} x ${c.duration} s`);
     log(
       table([
         ['checkouts/s (median)', 'checkouts/s per round', 'submits/s', 'checkout p50 ms', 'checkout p99 ms', 'p99 per round', 'submit p50 ms', 'submit p99 ms', 'no task', 'errors', 'other cores max'],

@@ -1,6 +1,7 @@
 // One simulated worker's checkout -> submit cycle over HTTP (undici Pool), shared by the checkout and
 // webhooks suites: the same requests, the same counting of answers, the same idea of an error.
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** The one box every simulated worker submits. */
 export const SUBMIT_BODY = JSON.stringify({
@@ -18,9 +19,10 @@ export function cycleTotals() {
  * One cycle of `worker` on `projectUuid`: a checkout, then, when it leased a task (201, or 200 for the
  * lease already held), the submit. Counts into `totals` and resolves to what happened:
  * { leased, noTask, submitted, error } and, for a lease, checkoutMs and checkoutAt (performance.now()
- * when the answer was read), for a submit answered 201, submitMs and submitAt.
+ * when the answer was read), for a submit answered 201, submitMs and submitAt. `thinkMs` is how long
+ * the worker holds the lease before submitting, as a person drawing boxes would (0: submit at once).
  */
-export async function workerCycle(pool, worker, checkoutBody, totals) {
+export async function workerCycle(pool, worker, checkoutBody, totals, thinkMs = 0) {
   const headers = { 'content-type': 'application/json', authorization: worker.auth.authorization };
   const result = { leased: false, noTask: false, submitted: false, error: false };
   const fail = (what) => {
@@ -57,6 +59,7 @@ export async function workerCycle(pool, worker, checkoutBody, totals) {
     return fail(`checkout: ${e.message}`);
   }
 
+  if (thinkMs > 0) await sleep(thinkMs);
   const s0 = performance.now();
   try {
     const res = await pool.request({ path: `/api/work/checkouts/${checkoutId}/submit`, method: 'POST', headers, body: SUBMIT_BODY });
