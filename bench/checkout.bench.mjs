@@ -111,7 +111,7 @@ async function freeSlots(dbUrl, projectUuid) {
  *        adminUrl, log, monitor?, maxForeignCores, retries, serverGroup }
  */
 export async function runCheckout(ctx) {
-  const { url, liveKey, projectUuid, workers, rounds, duration, warmup, log } = ctx;
+  const { url, liveKey, projectUuid, workers, rounds, duration, warmup, thinkMs = 0, log } = ctx;
   let tasksAdded = 0;
   let fastest = 0;
   const topUp = async () => {
@@ -125,7 +125,7 @@ export async function runCheckout(ctx) {
   };
 
   await topUp();
-  const load = checkoutLoad({ url, projectUuid, workers, thinkMs: ctx.thinkMs ?? 0 });
+  const load = checkoutLoad({ url, projectUuid, workers, thinkMs });
   // Smoke test: one cycle per worker, so a wrong setup fails loudly (and every connection is open).
   load.start();
   await sleep(1000);
@@ -198,7 +198,7 @@ export async function runCheckout(ctx) {
 
   return {
     workers: workers.length,
-    thinkMs: ctx.thinkMs ?? 0,
+    thinkMs,
     rounds,
     duration,
     warmup,

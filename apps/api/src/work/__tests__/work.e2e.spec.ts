@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
@@ -188,10 +187,10 @@ describe('worker API /api/work', () => {
             await t.db.query('SELECT id, state FROM checkouts WHERE id = ANY($1)', [[runsOut.checkout_id, submitted.checkout_id]])
           ).map((row: { id: string; state: string }) => [row.id, row.state]),
         );
-      for (let i = 0; i < 50 && (await states())[runsOut.checkout_id] !== 'expired'; i++) await sleep(100);
+      await eventually(async () => (await states())[runsOut.checkout_id] === 'expired', 5_000, 100);
       expect(await states()).toEqual({ [runsOut.checkout_id]: 'expired', [submitted.checkout_id]: 'submitted' });
       const job = await queue.getJob(`expire-${submitted.checkout_id}`);
-      for (let i = 0; i < 50 && !(await job?.isCompleted()); i++) await sleep(100);
+      await eventually(async () => job?.isCompleted(), 5_000, 100);
       expect((await queue.getJob(`expire-${submitted.checkout_id}`))?.returnvalue).toBe('skipped');
     });
 
@@ -201,8 +200,7 @@ describe('worker API /api/work', () => {
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const queue = (t.app.get(CheckoutExpiryScheduler) as unknown as { queue: import('bullmq').Queue }).queue;
-      let job = await queue.getJob(`expire-${lease.checkout_id}`);
-      for (let i = 0; i < 20 && !job; i++) job = (await sleep(50)) ?? (await queue.getJob(`expire-${lease.checkout_id}`));
+      const job = await eventually(() => queue.getJob(`expire-${lease.checkout_id}`), 1_000);
       expect(job?.data).toEqual({ checkoutId: lease.checkout_id });
       expect(await job?.isDelayed()).toBe(true);
     });
@@ -221,8 +219,7 @@ describe('worker API /api/work', () => {
       expect(await eventually(() => queued(released.checkout_id), 2_000)).toBe(true);
 
       expect((await submit(w1, submitted.checkout_id)).status).toBe(201);
-      const release = await t.request({ method: 'POST', url: `/api/work/checkouts/${released.checkout_id}/release`, headers: w2.auth });
-      expect(release.status).toBe(200);
+      expect((await release(w2, released.checkout_id)).status).toBe(200);
       expect(await eventually(() => gone(submitted.checkout_id), 2_000)).toBe(true);
       expect(await eventually(() => gone(released.checkout_id), 2_000)).toBe(true);
     });
