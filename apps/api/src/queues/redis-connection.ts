@@ -1,4 +1,10 @@
 import type { RedisOptions } from 'ioredis';
+import type { AppConfig } from '../config/config.schema';
+
+/** Where BullMQ keeps its keys: the same for the queues' producers and their workers. */
+export function bullPrefix(config: AppConfig): string {
+  return `${config.REDIS_PREFIX}:bull`;
+}
 
 /** ioredis options from a redis:// or rediss:// URL (BullMQ takes options, not a URL). */
 export function redisOptionsFromUrl(url: string): RedisOptions {

@@ -1,8 +1,8 @@
-import { QUEUES, type WebhookChallengeJob, type WebhookDeliveryJob } from '@crowdbox/contracts';
-import { InjectQueue } from '@nestjs/bullmq';
+import type { WebhookChallengeJob, WebhookDeliveryJob } from '@crowdbox/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { ProducerQueues } from '../queues/producer-queues';
 import { REDIS } from '../redis/redis.module';
 
 export const challengeJobId = (endpointId: string) => `challenge-${endpointId}`;
@@ -16,11 +16,13 @@ export const challengeJobId = (endpointId: string) => `challenge-${endpointId}`;
 export class WebhookJobs {
   private readonly logger = new Logger(WebhookJobs.name);
 
-  constructor(
-    @InjectQueue(QUEUES.webhookDelivery) readonly deliveries: Queue<WebhookDeliveryJob>,
-    @InjectQueue(QUEUES.webhookChallenge) readonly challenges: Queue<WebhookChallengeJob>,
-    @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+  readonly deliveries: Queue<WebhookDeliveryJob>;
+  readonly challenges: Queue<WebhookChallengeJob>;
+
+  constructor(queues: ProducerQueues, @Inject(REDIS) private readonly redis: Redis) {
+    this.deliveries = queues.webhookDelivery;
+    this.challenges = queues.webhookChallenge;
+  }
 
   enqueueDelivery(eventId: string): void {
     this.fireAndForget(`delivery of event ${eventId}`, () => this.addDelivery(eventId));

@@ -1,8 +1,8 @@
-import { QUEUES, type CheckoutExpiryJob } from '@crowdbox/contracts';
-import { InjectQueue } from '@nestjs/bullmq';
+import type { CheckoutExpiryJob } from '@crowdbox/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { ProducerQueues } from '../queues/producer-queues';
 import { REDIS } from '../redis/redis.module';
 
 export function expiryJobId(checkoutId: string): string {
@@ -19,10 +19,11 @@ export function expiryJobId(checkoutId: string): string {
 export class CheckoutExpiryScheduler {
   private readonly logger = new Logger(CheckoutExpiryScheduler.name);
 
-  constructor(
-    @InjectQueue(QUEUES.checkoutExpiry) private readonly queue: Queue<CheckoutExpiryJob>,
-    @Inject(REDIS) private readonly redis: Redis,
-  ) {}
+  private readonly queue: Queue<CheckoutExpiryJob>;
+
+  constructor(queues: ProducerQueues, @Inject(REDIS) private readonly redis: Redis) {
+    this.queue = queues.checkoutExpiry;
+  }
 
   schedule(checkoutId: string, expiresAt: Date): void {
     void this.enqueue(checkoutId, expiresAt).catch((error: Error) =>

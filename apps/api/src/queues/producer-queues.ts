@@ -1,0 +1,55 @@
+import { QUEUES, type CheckoutExpiryJob, type WebhookChallengeJob, type WebhookDeliveryJob } from '@crowdbox/contracts';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { REDIS } from '../redis/redis.module';
+import { bullPrefix } from './redis-connection';
+
+/**
+ * The queues that requests put jobs on and take them off, on the app's shared Redis client
+ * (RedisModule) rather than on connections of their own. That client is auto-pipelined, so the
+ * expiry jobs added by every checkout, their removal by every submit, the webhook enqueues and the
+ * rate-limit tokens of one turn of the event loop leave in one write: on a VM each socket write costs
+ * more CPU than the command it carries (docs/performance.md, "Redis writes of one turn in one").
+ * The client has no offline queue, so an add fails at once while Redis is away, which is what every
+ * producer here wants: the sweeper and the outbox relay catch up from the database.
+ *
+ * Workers never use these: BullMQ's workers block on connections of their own, and auto-pipelining
+ * a worker's connection is reported to break its job locks (taskforcesh/bullmq#457).
+ */
+@Injectable()
+export class ProducerQueues implements OnApplicationShutdown {
+  private readonly logger = new Logger(ProducerQueues.name);
+  readonly checkoutExpiry: Queue<CheckoutExpiryJob>;
+  readonly webhookDelivery: Queue<WebhookDeliveryJob>;
+  readonly webhookChallenge: Queue<WebhookChallengeJob>;
+
+  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+    const options = { connection: redis, prefix: bullPrefix(config) };
+    this.checkoutExpiry = new Queue(QUEUES.checkoutExpiry, options);
+    this.webhookDelivery = new Queue(QUEUES.webhookDelivery, options);
+    this.webhookChallenge = new Queue(QUEUES.webhookChallenge, options);
+    for (const queue of this.all()) queue.on('error', (error) => this.reportError(queue.name, error));
+  }
+
+  /** Closing a queue on a shared client leaves the client to RedisModule. */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.all().map((queue) => queue.close()));
+  }
+
+  private all(): Queue[] {
+    return [this.checkoutExpiry, this.webhookDelivery, this.webhookChallenge];
+  }
+
+  /**
+   * A queue re-emits its client's errors, and BullMQ prints them when nobody listens. A lost connection
+   * is the shared client's to retry and /health's to report, as ioredis itself keeps quiet about it;
+   * anything else is worth a line.
+   */
+  private reportError(queue: string, error: Error & { syscall?: string }): void {
+    if (error.syscall === 'connect' || error.syscall === 'read' || error.message === 'Connection is closed.') return;
+    this.logger.warn(`queue ${queue}: ${error.message}`);
+  }
+}
