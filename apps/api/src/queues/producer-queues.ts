@@ -27,7 +27,10 @@ export class ProducerQueues implements OnApplicationShutdown {
   readonly webhookChallenge: Queue<WebhookChallengeJob>;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    const options = { connection: redis, prefix: bullPrefix(config) };
+    // No version check: it is one INFO after the client's first 'ready', and were Redis to drop in that
+    // instant, the rejection would stay in the queue for good (BullMQ does not retry its init), failing
+    // every later add. The workers' own connections check the version.
+    const options = { connection: redis, prefix: bullPrefix(config), skipVersionCheck: true };
     this.checkoutExpiry = new Queue(QUEUES.checkoutExpiry, options);
     this.webhookDelivery = new Queue(QUEUES.webhookDelivery, options);
     this.webhookChallenge = new Queue(QUEUES.webhookChallenge, options);

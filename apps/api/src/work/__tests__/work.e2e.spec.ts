@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { ProducerQueues } from '../../queues/producer-queues';
 import { CheckoutExpiryScheduler } from '../checkout-expiry.scheduler';
 import { expireLeases } from '../lease-expiry';
 
@@ -176,7 +177,7 @@ describe('worker API /api/work', () => {
 
       const scheduler = t.app.get(CheckoutExpiryScheduler);
       // Re-adding under the same jobId is a no-op in BullMQ, so schedule fresh ids' jobs to run now.
-      const queue = (scheduler as unknown as { queue: import('bullmq').Queue }).queue;
+      const queue = t.app.get(ProducerQueues).checkoutExpiry;
       await queue.remove(`expire-${runsOut.checkout_id}`);
       await queue.remove(`expire-${submitted.checkout_id}`);
       scheduler.schedule(runsOut.checkout_id, new Date(Date.now() - 1000));
@@ -199,7 +200,7 @@ describe('worker API /api/work', () => {
       await newTask(r);
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
-      const queue = (t.app.get(CheckoutExpiryScheduler) as unknown as { queue: import('bullmq').Queue }).queue;
+      const queue = t.app.get(ProducerQueues).checkoutExpiry;
       const job = await eventually(() => queue.getJob(`expire-${lease.checkout_id}`), 1_000);
       expect(job?.data).toEqual({ checkoutId: lease.checkout_id });
       expect(await job?.isDelayed()).toBe(true);
@@ -210,7 +211,7 @@ describe('worker API /api/work', () => {
       const r = await aRequester(t);
       await newTask(r, { required_submissions: 2 });
       const [w1, w2] = await workers(2);
-      const queue = (t.app.get(CheckoutExpiryScheduler) as unknown as { queue: import('bullmq').Queue }).queue;
+      const queue = t.app.get(ProducerQueues).checkoutExpiry;
       const queued = async (checkoutId: string) => Boolean(await queue.getJob(`expire-${checkoutId}`));
       const gone = async (checkoutId: string) => !(await queued(checkoutId));
       const submitted = (await checkOut(w1, r.projectUuid)).body.data;

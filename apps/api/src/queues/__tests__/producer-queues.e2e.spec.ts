@@ -1,0 +1,81 @@
+import { QUEUES } from '@crowdbox/contracts';
+import { getQueueToken } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { eventually } from '../../../test/eventually';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { APP_CONFIG } from '../../config/config.module';
+import { REDIS } from '../../redis/redis.module';
+import { CheckoutExpiryScheduler, expiryJobId } from '../../work/checkout-expiry.scheduler';
+import { ProducerQueues } from '../producer-queues';
+
+/** Calls `act` and counts the socket writes of the shared Redis client until the next turn after it. */
+async function writesDuring(redis: Redis, act: () => void): Promise<number> {
+  const stream = redis.stream as { write: (...args: unknown[]) => boolean };
+  const write = stream.write;
+  let writes = 0;
+  stream.write = (...args) => {
+    writes++;
+    return write.apply(stream, args);
+  };
+  try {
+    act();
+    // Auto-pipelining writes in the turn after the commands were issued; the await chains inside
+    // BullMQ issue them a few microtasks after `act` returns.
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    stream.write = write;
+  }
+  return writes;
+}
+
+describe('ProducerQueues', () => {
+  let t: TestApp;
+  let redis: Redis;
+  let scheduler: CheckoutExpiryScheduler;
+  /** The registered queue, on a connection of its own: reading through it leaves the counted client alone. */
+  let observer: Queue;
+  beforeAll(async () => {
+    t = await startTestApp();
+    redis = t.app.get(REDIS);
+    scheduler = t.app.get(CheckoutExpiryScheduler);
+    observer = t.app.get(getQueueToken(QUEUES.checkoutExpiry));
+    await observer.waitUntilReady();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const queued = async (ids: string[]) => (await Promise.all(ids.map((id) => observer.getJob(expiryJobId(id))))).filter(Boolean).length;
+
+  it('sends the expiry jobs that many checkouts add in one turn of the event loop as one write', async () => {
+    const ids = Array.from({ length: 20 }, () => randomUUID());
+    const writes = await writesDuring(redis, () => ids.forEach((id) => scheduler.schedule(id, new Date(Date.now() + 60_000))));
+    expect(writes).toBeGreaterThanOrEqual(1);
+    expect(writes).toBeLessThanOrEqual(2);
+    expect(await eventually(async () => (await queued(ids)) === ids.length, 2_000)).toBe(true);
+
+    const removals = await writesDuring(redis, () => ids.forEach((id) => scheduler.unschedule(id)));
+    expect(removals).toBeGreaterThanOrEqual(1);
+    expect(removals).toBeLessThanOrEqual(2);
+    expect(await eventually(async () => (await queued(ids)) === 0, 2_000)).toBe(true);
+  });
+
+  it('are the queues the workers read: same names, same prefix', () => {
+    const producers = t.app.get(ProducerQueues);
+    expect(producers.checkoutExpiry.qualifiedName).toBe(observer.qualifiedName);
+    const delivery: Queue = t.app.get(getQueueToken(QUEUES.webhookDelivery));
+    expect(producers.webhookDelivery.qualifiedName).toBe(delivery.qualifiedName);
+    const challenge: Queue = t.app.get(getQueueToken(QUEUES.webhookChallenge));
+    expect(producers.webhookChallenge.qualifiedName).toBe(challenge.qualifiedName);
+  });
+
+  it('leave the shared client open when they close: RedisModule owns it', async () => {
+    const producers = new ProducerQueues(redis, t.app.get(APP_CONFIG));
+    await producers.checkoutExpiry.waitUntilReady();
+    await producers.onApplicationShutdown();
+    expect(redis.status).toBe('ready');
+    expect(await redis.ping()).toBe('PONG');
+  });
+});
