@@ -6,10 +6,11 @@ import type { AppConfig } from '../config/config.schema';
 export const REDIS = Symbol('REDIS');
 
 /**
- * The shared ioredis client for rate limits and small caches. Commands fail fast while Redis is away
- * (no offline queue) so callers can fall back instead of hanging; BullMQ keeps connections of its own.
- * Auto-pipelining sends the commands of one tick as one write: every API request takes a rate-limit
- * token, and it halved Redis's CPU per add_task (docs/performance.md, add_task "What was done" 6).
+ * The shared ioredis client for rate limits, small caches and the jobs that requests add and remove
+ * (queues/producer-queues.ts; BullMQ's workers keep connections of their own). Commands fail fast
+ * while Redis is away (no offline queue) so callers can fall back instead of hanging. Auto-pipelining
+ * sends the commands of one tick as one write: it halved Redis's CPU per add_task (docs/performance.md,
+ * add_task "What was done" 6) and took the checkout + submit cycle from 2 Redis writes to 0.48.
  */
 @Global()
 @Module({
