@@ -1,5 +1,6 @@
 import { QUEUES } from '@crowdbox/contracts';
 import { getQueueToken } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -77,5 +78,18 @@ describe('ProducerQueues', () => {
     await producers.onApplicationShutdown();
     expect(redis.status).toBe('ready');
     expect(await redis.ping()).toBe('PONG');
+  });
+
+  it('keep quiet about a lost connection, which /health reports, and log anything else', () => {
+    const producers = t.app.get(ProducerQueues);
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      producers.webhookDelivery.emit('error', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { syscall: 'connect' }));
+      expect(warn).not.toHaveBeenCalled();
+      producers.webhookDelivery.emit('error', new Error('OOM command not allowed when used memory > maxmemory'));
+      expect(warn).toHaveBeenCalledWith('queue webhook-delivery: OOM command not allowed when used memory > maxmemory');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
