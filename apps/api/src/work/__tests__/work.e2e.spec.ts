@@ -3,7 +3,7 @@ import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { ProducerQueues } from '../../queues/producer-queues';
-import { CheckoutExpiryScheduler } from '../checkout-expiry.scheduler';
+import { CheckoutExpiryScheduler, expiryJobId } from '../checkout-expiry.scheduler';
 import { expireLeases } from '../lease-expiry';
 
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
@@ -178,8 +178,8 @@ describe('worker API /api/work', () => {
       const scheduler = t.app.get(CheckoutExpiryScheduler);
       // Re-adding under the same jobId is a no-op in BullMQ, so schedule fresh ids' jobs to run now.
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
-      await queue.remove(`expire-${runsOut.checkout_id}`);
-      await queue.remove(`expire-${submitted.checkout_id}`);
+      await queue.remove(expiryJobId(runsOut.checkout_id));
+      await queue.remove(expiryJobId(submitted.checkout_id));
       scheduler.schedule(runsOut.checkout_id, new Date(Date.now() - 1000));
       scheduler.schedule(submitted.checkout_id, new Date(Date.now() - 1000));
       const states = async () =>
@@ -190,9 +190,9 @@ describe('worker API /api/work', () => {
         );
       await eventually(async () => (await states())[runsOut.checkout_id] === 'expired', 5_000, 100);
       expect(await states()).toEqual({ [runsOut.checkout_id]: 'expired', [submitted.checkout_id]: 'submitted' });
-      const job = await queue.getJob(`expire-${submitted.checkout_id}`);
+      const job = await queue.getJob(expiryJobId(submitted.checkout_id));
       await eventually(async () => job?.isCompleted(), 5_000, 100);
-      expect((await queue.getJob(`expire-${submitted.checkout_id}`))?.returnvalue).toBe('skipped');
+      expect((await queue.getJob(expiryJobId(submitted.checkout_id)))?.returnvalue).toBe('skipped');
     });
 
     it('schedules one expiry job per lease, keyed by the checkout id', async () => {
@@ -201,7 +201,7 @@ describe('worker API /api/work', () => {
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
-      const job = await eventually(() => queue.getJob(`expire-${lease.checkout_id}`), 1_000);
+      const job = await eventually(() => queue.getJob(expiryJobId(lease.checkout_id)), 1_000);
       expect(job?.data).toEqual({ checkoutId: lease.checkout_id });
       expect(await job?.isDelayed()).toBe(true);
     });
@@ -212,7 +212,7 @@ describe('worker API /api/work', () => {
       await newTask(r, { required_submissions: 2 });
       const [w1, w2] = await workers(2);
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
-      const queued = async (checkoutId: string) => Boolean(await queue.getJob(`expire-${checkoutId}`));
+      const queued = async (checkoutId: string) => Boolean(await queue.getJob(expiryJobId(checkoutId)));
       const gone = async (checkoutId: string) => !(await queued(checkoutId));
       const submitted = (await checkOut(w1, r.projectUuid)).body.data;
       const released = (await checkOut(w2, r.projectUuid)).body.data;
