@@ -26,7 +26,7 @@ export class ProducerQueues implements OnApplicationShutdown {
   readonly webhookDelivery: Queue<WebhookDeliveryJob>;
   readonly webhookChallenge: Queue<WebhookChallengeJob>;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(REDIS) private readonly redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
     // No version check: it is one INFO after the client's first 'ready', and were Redis to drop in that
     // instant, the rejection would stay in the queue for good (BullMQ does not retry its init), failing
     // every later add. The workers' own connections check the version.
@@ -35,6 +35,15 @@ export class ProducerQueues implements OnApplicationShutdown {
     this.webhookDelivery = new Queue(QUEUES.webhookDelivery, options);
     this.webhookChallenge = new Queue(QUEUES.webhookChallenge, options);
     for (const queue of this.all()) queue.on('error', (error) => this.reportError(queue.name, error));
+  }
+
+  /**
+   * Why an add or a removal should be skipped now, or undefined when it can go. Until the shared client
+   * is ready, a queue holds what it is given in memory; the callers leave that work to the sweep and the
+   * outbox relay instead.
+   */
+  notReady(): string | undefined {
+    return this.redis.status === 'ready' ? undefined : `redis is ${this.redis.status}`;
   }
 
   /** Closing a queue on a shared client leaves the client to RedisModule. */

@@ -1,9 +1,7 @@
 import type { WebhookChallengeJob, WebhookDeliveryJob } from '@crowdbox/contracts';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { ProducerQueues } from '../queues/producer-queues';
-import { REDIS } from '../redis/redis.module';
 
 export const challengeJobId = (endpointId: string) => `challenge-${endpointId}`;
 
@@ -19,7 +17,7 @@ export class WebhookJobs {
   readonly deliveries: Queue<WebhookDeliveryJob>;
   readonly challenges: Queue<WebhookChallengeJob>;
 
-  constructor(queues: ProducerQueues, @Inject(REDIS) private readonly redis: Redis) {
+  constructor(private readonly queues: ProducerQueues) {
     this.deliveries = queues.webhookDelivery;
     this.challenges = queues.webhookChallenge;
   }
@@ -46,8 +44,9 @@ export class WebhookJobs {
   }
 
   private fireAndForget(what: string, add: () => Promise<void>): void {
-    if (this.redis.status !== 'ready') {
-      this.logger.warn(`${what} left to the outbox relay: redis is ${this.redis.status}`);
+    const notReady = this.queues.notReady();
+    if (notReady) {
+      this.logger.warn(`${what} left to the outbox relay: ${notReady}`);
       return;
     }
     add().catch((error: Error) => this.logger.warn(`${what} left to the outbox relay: ${error.message}`));

@@ -1,9 +1,5 @@
-import type { CheckoutExpiryJob } from '@crowdbox/contracts';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { Injectable, Logger } from '@nestjs/common';
 import { ProducerQueues } from '../queues/producer-queues';
-import { REDIS } from '../redis/redis.module';
 
 export function expiryJobId(checkoutId: string): string {
   return `expire-${checkoutId}`;
@@ -19,11 +15,7 @@ export function expiryJobId(checkoutId: string): string {
 export class CheckoutExpiryScheduler {
   private readonly logger = new Logger(CheckoutExpiryScheduler.name);
 
-  private readonly queue: Queue<CheckoutExpiryJob>;
-
-  constructor(queues: ProducerQueues, @Inject(REDIS) private readonly redis: Redis) {
-    this.queue = queues.checkoutExpiry;
-  }
+  constructor(private readonly queues: ProducerQueues) {}
 
   schedule(checkoutId: string, expiresAt: Date): void {
     void this.enqueue(checkoutId, expiresAt).catch((error: Error) =>
@@ -38,16 +30,16 @@ export class CheckoutExpiryScheduler {
    * finds the lease ended and is skipped, as before.
    */
   unschedule(checkoutId: string): void {
-    if (this.redis.status !== 'ready') return;
-    void this.queue.remove(expiryJobId(checkoutId)).catch((error: Error) =>
+    if (this.queues.notReady()) return;
+    void this.queues.checkoutExpiry.remove(expiryJobId(checkoutId)).catch((error: Error) =>
       this.logger.warn(`expiry job for checkout ${checkoutId} not removed (it will find the lease ended): ${error.message}`),
     );
   }
 
   private async enqueue(checkoutId: string, expiresAt: Date): Promise<void> {
-    // While Redis is away BullMQ would hold the job in memory until it returns; the sweeper covers it.
-    if (this.redis.status !== 'ready') throw new Error(`redis is ${this.redis.status}`);
-    await this.queue.add(
+    const notReady = this.queues.notReady();
+    if (notReady) throw new Error(notReady);
+    await this.queues.checkoutExpiry.add(
       'expire',
       { checkoutId },
       // A second late, so the job never runs a hair before expires_at and finds nothing to do.
