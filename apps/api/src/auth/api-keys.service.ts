@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { randomSecret, sha256Hex } from '../common/crypto.util';
+import { TtlCache } from '../common/ttl-cache';
 import type { ApiKeyPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
@@ -12,6 +13,8 @@ import { ApiKey, type ApiKeyMode } from './api-key.entity';
 
 const PREFIX_LENGTH = 12; // `cb_live_` + 4 characters of the secret
 const LAST_USED_EVERY_MS = 60_000;
+/** Bounds the cache's memory when clients present secrets that do not exist. */
+const MAX_CACHED_SECRETS = 20_000;
 
 /**
  * API keys: creation (the secret is returned once), listing, revocation and authentication.
@@ -21,13 +24,16 @@ const LAST_USED_EVERY_MS = 60_000;
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
-  private readonly cache = new Map<string, { principal: ApiKeyPrincipal | null; until: number }>();
+  /** By secret hash; an unknown or revoked secret is cached too (`principal: null`). */
+  private readonly cache: TtlCache<string, { principal: ApiKeyPrincipal | null }>;
   private readonly lastUsedWritten = new Map<string, number>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SECRETS);
+  }
 
   async create(accountId: string, mode: ApiKeyMode): Promise<CreatedApiKeyResponse> {
     const secret = `cb_${mode}_${randomSecret(32)}`;
@@ -63,20 +69,15 @@ export class ApiKeysService {
   /** The principal for a presented secret, or null when it is unknown or revoked. */
   async authenticate(secret: string): Promise<ApiKeyPrincipal | null> {
     const hash = sha256Hex(secret);
-    const now = Date.now();
-    const cached = this.cache.get(hash);
-    let principal: ApiKeyPrincipal | null;
-    if (cached && cached.until > now) {
-      principal = cached.principal;
-    } else {
+    const found = await this.cache.get(hash, async () => {
       const rows: Array<{ id: string; account_id: string; mode: ApiKeyMode }> = await this.db.query(
         'SELECT id, account_id, mode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL',
         [hash],
       );
-      principal = rows[0] ? { keyId: rows[0].id, accountId: rows[0].account_id, mode: rows[0].mode } : null;
-      if (this.config.CACHE_TTL_MS > 0) this.cache.set(hash, { principal, until: now + this.config.CACHE_TTL_MS });
-    }
-    if (principal) this.touch(principal.keyId, now);
+      return { principal: rows[0] ? { keyId: rows[0].id, accountId: rows[0].account_id, mode: rows[0].mode } : null };
+    });
+    const principal = found?.principal ?? null;
+    if (principal) this.touch(principal.keyId, Date.now());
     return principal;
   }
 

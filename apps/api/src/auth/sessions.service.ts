@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { randomSecret, sha256Hex } from '../common/crypto.util';
+import { TtlCache } from '../common/ttl-cache';
 import { newSigningSecret } from '../webhooks/signing';
 import type { SessionPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
@@ -29,12 +30,14 @@ export class SessionsService {
    * Resolved sessions for CACHE_TTL_MS (the worker app polls and submits often). Logging out clears the
    * entry on this node at once; other nodes stop accepting the token within CACHE_TTL_MS.
    */
-  private readonly cache = new Map<string, { principal: SessionPrincipal; until: number }>();
+  private readonly cache: TtlCache<string, SessionPrincipal>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SESSIONS);
+  }
 
   /** Creates the account, its user and a first session, all or nothing. */
   async signUp(input: SignupBody): Promise<StartedSession> {
@@ -69,21 +72,13 @@ export class SessionsService {
 
   async logOut(sessionId: string): Promise<void> {
     await this.db.getRepository(Session).delete({ id: sessionId });
-    for (const [hash, entry] of this.cache) if (entry.principal.sessionId === sessionId) this.cache.delete(hash);
+    this.cache.deleteWhere((principal) => principal.sessionId === sessionId);
   }
 
   /** The principal of a live session token, or undefined. */
   async resolve(token: string): Promise<SessionPrincipal | undefined> {
     const hash = sha256Hex(token);
-    const now = Date.now();
-    const hit = this.cache.get(hash);
-    if (hit && hit.until > now) return hit.principal;
-    const principal = await this.lookUp(hash);
-    if (principal && this.config.CACHE_TTL_MS > 0) {
-      if (this.cache.size >= MAX_CACHED_SESSIONS) this.cache.clear();
-      this.cache.set(hash, { principal, until: now + this.config.CACHE_TTL_MS });
-    }
-    return principal;
+    return this.cache.get(hash, () => this.lookUp(hash));
   }
 
   private async lookUp(tokenHash: string): Promise<SessionPrincipal | undefined> {

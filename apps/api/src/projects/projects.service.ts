@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { cancelOutstanding, type CancelResult } from './cancel-outstanding';
@@ -22,16 +23,20 @@ import { sanitizeTemplate } from './template-sanitizer';
 /** Tableau 10: distinct, readable label colours for labels given without one. */
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 
+const MAX_CACHED_PROJECTS = 10_000;
+
 /** Projects: set up in the console, read by the requester API, used by every task. */
 @Injectable()
 export class ProjectsService {
-  /** Projects by id for the add_task hot path; invalidated here on update, elsewhere after CACHE_TTL_MS. */
-  private readonly cache = new Map<string, { project: Project; until: number }>();
+  /** Projects by id for the add_task and checkout hot paths; invalidated here on update, elsewhere after CACHE_TTL_MS. */
+  private readonly cache: TtlCache<string, Project>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_PROJECTS);
+  }
 
   async create(accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
     const template = sanitizeTemplate(body.template);
@@ -110,12 +115,7 @@ export class ProjectsService {
 
   /** A project by id through the short-lived cache (the add_task hot path). */
   async find(id: string): Promise<Project | undefined> {
-    const now = Date.now();
-    const hit = this.cache.get(id);
-    if (hit && hit.until > now) return hit.project;
-    const project = await this.db.getRepository(Project).findOne({ where: { id } });
-    if (project && this.config.CACHE_TTL_MS > 0) this.cache.set(id, { project, until: now + this.config.CACHE_TTL_MS });
-    return project ?? undefined;
+    return this.cache.get(id, async () => (await this.db.getRepository(Project).findOne({ where: { id } })) ?? undefined);
   }
 
   private async consoleView(project: Project): Promise<ConsoleProjectResponse> {

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { randomSecret } from '../common/crypto.util';
+import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
@@ -31,13 +32,15 @@ const REGISTER: PreparedStatement = {
 @Injectable()
 export class WebhookEndpointsService {
   /** (account, normalized url) -> endpoint id, for confirmed addresses (they never need arming). */
-  private readonly known = new Map<string, { id: string; until: number }>();
+  private readonly known: TtlCache<string, { id: string }>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(APP_CONFIG) config: AppConfig,
     private readonly jobs: WebhookJobs,
-  ) {}
+  ) {
+    this.known = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED);
+  }
 
   /**
    * The endpoint id for a task's callback_url, registering the address on first use (API.md §2).
@@ -46,9 +49,8 @@ export class WebhookEndpointsService {
   async register(accountId: string, callbackUrl: string): Promise<string> {
     const url = normalizeCallbackUrl(callbackUrl);
     const cacheKey = `${accountId} ${url}`;
-    const now = Date.now();
-    const hit = this.known.get(cacheKey);
-    if (hit && hit.until > now) return hit.id;
+    const hit = this.known.peek(cacheKey);
+    if (hit) return hit.id;
 
     const armed = await runPrepared<{ id: string }>(this.db, REGISTER, [randomUUID(), accountId, url, randomSecret(24)]);
     if (armed[0]) {
@@ -62,10 +64,7 @@ export class WebhookEndpointsService {
     const id = rows[0].id;
     // Only a confirmed address is cached: a pending one may still fail and must be re-armed by the next call.
     if (rows[0].state !== 'confirmed') return id;
-    if (this.config.CACHE_TTL_MS > 0) {
-      if (this.known.size >= MAX_CACHED) this.known.clear();
-      this.known.set(cacheKey, { id, until: now + this.config.CACHE_TTL_MS });
-    }
+    this.known.set(cacheKey, { id });
     return id;
   }
 }
