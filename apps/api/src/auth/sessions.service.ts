@@ -21,9 +21,9 @@ export interface StartedSession {
   expiresAt: Date;
 }
 
-/** Sign-up, log-in, log-out and resolving a session token. */
 const MAX_CACHED_SESSIONS = 50_000;
 
+/** Sign-up, log-in, log-out and resolving a session token. */
 @Injectable()
 export class SessionsService {
   /**
