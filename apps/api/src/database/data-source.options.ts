@@ -20,6 +20,7 @@ import { LeaseCountHint1764300000000 } from './migrations/1764300000000-lease-co
 import { PartialExpiryIndex1764400000000 } from './migrations/1764400000000-partial-expiry-index';
 import { SubmitCountsItsLease1764500000000 } from './migrations/1764500000000-submit-counts-its-lease';
 import { PendingEventIndexes1764600000000 } from './migrations/1764600000000-pending-event-indexes';
+import { CompletingSubmitReadsItsTask1764700000000 } from './migrations/1764700000000-completing-submit-reads-its-task';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -48,6 +49,7 @@ export const MIGRATIONS = [
   PartialExpiryIndex1764400000000,
   SubmitCountsItsLease1764500000000,
   PendingEventIndexes1764600000000,
+  CompletingSubmitReadsItsTask1764700000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

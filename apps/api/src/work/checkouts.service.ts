@@ -23,6 +23,7 @@ const MAX_ATTEMPTS = 8;
  * (CB002) a slot that a transaction committed after this statement's snapshot took; that attempt is
  * simply retried. A worker holds at most one active lease per project (`held`). Full tasks are stepped
  * over on the task row's lease count (migration 1764300000000) instead of counting their leases.
+ * The answer takes the task's columns from `candidate`, the row it locked, not from a second read.
  */
 const LEASE_NEXT_TASK: PreparedStatement = {
   name: 'checkouts_lease_next',
@@ -32,7 +33,7 @@ const LEASE_NEXT_TASK: PreparedStatement = {
        WHERE h.worker_id = $2 AND h.state = 'active' AND h.expires_at > now() AND ht.project_id = $1
        LIMIT 1
     ), candidate AS (
-      SELECT t.id, t.allowed_completion_time_seconds
+      SELECT t.id, t.project_id, t.prompt, t.external_image_url, t.reward, t.allowed_completion_time_seconds
         FROM tasks t
        WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM held)
@@ -52,7 +53,7 @@ const LEASE_NEXT_TASK: PreparedStatement = {
       RETURNING id, task_id, checked_out_at, expires_at
     )
     SELECT ${CHECKOUT_ROW_SQL}
-      FROM leased c JOIN tasks t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id`,
+      FROM leased c JOIN candidate t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id`,
 };
 
 const ACTIVE_CHECKOUTS_SQL = `

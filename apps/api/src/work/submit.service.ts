@@ -10,7 +10,7 @@ import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { computeConsensus, storeConsensus } from '../submissions/stored-consensus';
-import { consensusInputJson, type ConsensusInput } from '../submissions/task-results';
+import type { ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
 import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
@@ -50,7 +50,7 @@ interface SubmittedRow {
   event_id: string | null;
   threshold: number | null;
   required: number | null;
-  /** The task's submissions as SUBMIT's snapshot saw them, with this one: see storeConsensus. */
+  /** The task's submissions, this one included, read after the completion took the task row. */
   subs: ConsensusInput[] | null;
 }
 
@@ -65,12 +65,15 @@ interface SubmittedRow {
  * A closed task is left to the submissions trigger (CB001): a condition on the task's completed_at
  * and cancelled_at here matches ix_tasks_open's predicate, and the generic plan of a freshly filled
  * table then walked every open task to find this one (measured: 48 ms of PostgreSQL per submit).
+ * The project is read once, in `lease`. A completion reads the task's submissions through
+ * task_consensus_inputs (migration 1764700000000), which sees those that committed while this
+ * statement waited for the task row.
  */
 const SUBMIT: PreparedStatement = {
   name: 'submit_write',
   text: `
     WITH lease AS (
-      SELECT c.id, c.task_id, t.reward
+      SELECT c.id, c.task_id, t.reward, p.account_id, p.consensus_iou_threshold
         FROM checkouts c
         JOIN tasks t ON t.id = c.task_id
         JOIN projects p ON p.id = t.project_id
@@ -79,7 +82,7 @@ const SUBMIT: PreparedStatement = {
     ), submitted AS (
       INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
       SELECT $3, lease.id, lease.task_id, $2, $4::jsonb, $5, $6, lease.reward, $7 FROM lease
-      RETURNING id, checkout_id, task_id, worker_id, boxes, created_at, reward
+      RETURNING id, checkout_id, task_id, reward
     ), ended AS (
       UPDATE checkouts c SET state = 'submitted', ended_at = now()
         FROM submitted WHERE c.id = submitted.checkout_id
@@ -92,36 +95,19 @@ const SUBMIT: PreparedStatement = {
              leased_count = t.leased_count - 1,
              lease_expiry_min = CASE WHEN t.leased_count > 1 THEN t.lease_expiry_min END
         FROM ended WHERE t.id = ended.task_id
-      RETURNING t.id, t.project_id, t.completed_at, t.callback_endpoint_id, t.required_submissions
+      RETURNING t.id, t.completed_at, t.callback_endpoint_id, t.required_submissions
     ), event AS (
       INSERT INTO webhook_events (id, account_id, endpoint_id, task_id, type, payload, next_attempt_at)
-      SELECT $9, p.account_id, task.callback_endpoint_id, task.id, 'task_completed', '{}'::jsonb, now()
-        FROM task JOIN projects p ON p.id = task.project_id
+      SELECT $9, lease.account_id, task.callback_endpoint_id, task.id, 'task_completed', '{}'::jsonb, now()
+        FROM task CROSS JOIN lease
        WHERE task.completed_at IS NOT NULL AND task.callback_endpoint_id IS NOT NULL
       RETURNING id
     )
     SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id,
-           CASE WHEN task.completed_at IS NOT NULL THEN p.consensus_iou_threshold END AS threshold,
+           CASE WHEN task.completed_at IS NOT NULL THEN lease.consensus_iou_threshold END AS threshold,
            CASE WHEN task.completed_at IS NOT NULL THEN task.required_submissions END AS required,
-           CASE WHEN task.completed_at IS NOT NULL THEN ${consensusInputJson(
-             'task',
-             `(SELECT worker_id, boxes, created_at, id, task_id FROM submissions
-               UNION ALL SELECT worker_id, boxes, created_at, id, task_id FROM submitted)`,
-           )} END AS subs
-      FROM submitted CROSS JOIN task JOIN projects p ON p.id = task.project_id`,
-};
-
-/**
- * A just completed task's submissions and its project's threshold, after the completing commit, when
- * SUBMIT's own read missed some (see SubmitService.storeConsensus; tested in
- * submissions/__tests__/stored-consensus.e2e.spec.ts).
- */
-const COMPLETED_TASK_INPUTS: PreparedStatement = {
-  name: 'submit_completed_inputs',
-  text: `
-    SELECT p.consensus_iou_threshold AS threshold, ${consensusInputJson('t')} AS subs
-      FROM tasks t JOIN projects p ON p.id = t.project_id
-     WHERE t.id = $1`,
+           CASE WHEN task.completed_at IS NOT NULL THEN task_consensus_inputs(task.id) END AS subs
+      FROM submitted CROSS JOIN task CROSS JOIN lease`,
 };
 
 /** SQLSTATEs that mean the lease changed under the submit: answered from the state that won. */
@@ -204,17 +190,16 @@ export class SubmitService {
   /**
    * The submission that completed a task computes its consensus once, for every reader after it
    * (docs/decisions.md, "Consensus stored at completion"), before it answers and before the webhook
-   * job reads it. SUBMIT's snapshot was taken when it started: if another submission of the task
-   * committed while SUBMIT waited for the task row, the snapshot lacks it, and the submissions are read
-   * again (a complete task has exactly `required` of them). A cache fill: should it fail, or the process
-   * die first, readers compute and store it.
+   * job reads it. A cache fill: should it fail, or the process die first, readers compute and store it.
    */
   private async storeConsensus(row: SubmittedRow): Promise<void> {
+    const { subs, threshold } = row as { subs: ConsensusInput[]; threshold: number };
+    // A complete task has exactly `required` submissions; anything else is left to the readers.
+    if (subs.length !== row.required) {
+      this.logger.warn(`task ${row.task_id} completed with ${subs.length} of ${row.required} submissions read; its consensus is left to readers`);
+      return;
+    }
     try {
-      let { subs, threshold } = row as { subs: ConsensusInput[]; threshold: number };
-      if (subs.length !== row.required) {
-        [{ subs, threshold }] = await runPrepared<{ threshold: number; subs: ConsensusInput[] }>(this.db, COMPLETED_TASK_INPUTS, [row.task_id]);
-      }
       const { text } = computeConsensus(subs, threshold);
       await storeConsensus(pgPool(this.db), threshold, [{ id: row.task_id, text }]);
     } catch (error) {
