@@ -21,6 +21,7 @@ import { PartialExpiryIndex1764400000000 } from './migrations/1764400000000-part
 import { SubmitCountsItsLease1764500000000 } from './migrations/1764500000000-submit-counts-its-lease';
 import { PendingEventIndexes1764600000000 } from './migrations/1764600000000-pending-event-indexes';
 import { CompletingSubmitReadsItsTask1764700000000 } from './migrations/1764700000000-completing-submit-reads-its-task';
+import { CountCheckInOneQuery1764800000000 } from './migrations/1764800000000-count-check-in-one-query';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -50,6 +51,7 @@ export const MIGRATIONS = [
   SubmitCountsItsLease1764500000000,
   PendingEventIndexes1764600000000,
   CompletingSubmitReadsItsTask1764700000000,
+  CountCheckInOneQuery1764800000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
