@@ -183,15 +183,23 @@ export class ApiKeysPage {
     this.firstCall = page.getByTestId('first-call');
   }
 
+  /** Opens the page and waits for its list: the keys, or the card that says there are none. */
   async open(): Promise<void> {
     await this.page.goto('/console/keys');
     await this.page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await this.page.locator('[data-testid="key-row"], .cbc-empty').first().waitFor();
   }
 
-  /** Creates a key and returns the secret, which the page shows this once. */
+  /**
+   * Creates a key and returns the secret, which the page shows this once. The secret shows as soon as
+   * the key is made and the list reloads after it, so this waits for the list to have one more row:
+   * callers then read a settled table (counting at once raced the reload).
+   */
   async create(mode: 'live' | 'test'): Promise<string> {
+    const before = await this.rows.count();
     await this.page.getByTestId(`create-${mode}-key`).click();
     await this.page.getByTestId('new-key').waitFor();
+    await this.rows.nth(before).waitFor();
     return this.page.getByTestId('new-key-secret').innerText();
   }
 }

@@ -281,6 +281,7 @@ describe('the requester console', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('new-key-secret').waitFor();
     expect(await page.getByTestId('new-key-secret').innerText()).toMatch(/^cb_test_/);
+    await keys.rows.filter({ hasText: 'cb_test_' }).waitFor(); // the list reloads after the key is made
     await tabTo(page, /^Copy API key/);
     await tabTo(page, /^Revoke key cb_test_/);
     await page.keyboard.press('Enter');
