@@ -31,14 +31,14 @@ export function submissionsJson(task: string): string {
 export const CONSENSUS_INPUT_JSON_SQL = `${consensusInputJson('t')} AS subs`;
 
 /**
- * The expression of CONSENSUS_INPUT_JSON_SQL for the task aliased `task` (no column alias). `rows` is
- * where the submissions are read: the table, or a row source with its columns worker_id, boxes,
- * created_at, id and task_id (the completing submit adds the row it is inserting). Every consensus is
- * computed from this one shape and order, so each path gives the same bytes.
+ * The expression of CONSENSUS_INPUT_JSON_SQL for the task aliased `task` (no column alias). Every
+ * consensus is computed from this one shape and order, so each path gives the same bytes. The completing
+ * submit reads the same through the database function task_consensus_inputs (migration 1764700000000,
+ * frozen there like every migration): a change here needs a migration that changes it too.
  */
-export function consensusInputJson(task: string, rows = 'submissions'): string {
+export function consensusInputJson(task: string): string {
   return `coalesce((SELECT json_agg(json_build_array(s.worker_id, s.boxes) ORDER BY s.created_at, s.id)
-    FROM ${rows} s WHERE s.task_id = ${task}.id), '[]'::json)`;
+    FROM submissions s WHERE s.task_id = ${task}.id), '[]'::json)`;
 }
 
 /** A submission as CONSENSUS_INPUT_JSON_SQL selects it. */
