@@ -2,6 +2,7 @@ import type { ConsensusAnnotation } from '@crowdbox/contracts';
 import { Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import { ASYNC_COMMIT } from '../database/async-commit';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { consensusOf, consensusOfInputs, type ConsensusInput, type SubmissionRow } from './task-results';
 
@@ -41,7 +42,7 @@ const STORE_CONSENSUS: PreparedStatement = {
   name: 'store_consensus',
   text: `
   UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real
-    FROM unnest($1::uuid[], $3::text[]) AS x(id, consensus)
+    FROM unnest($1::uuid[], $3::text[]) AS x(id, consensus), ${ASYNC_COMMIT}
    WHERE t.id = x.id AND t.completed_at IS NOT NULL
      AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`,
 };
@@ -56,6 +57,7 @@ const STORE_ONE_CONSENSUS: PreparedStatement = {
   name: 'store_one_consensus',
   text: `
   UPDATE tasks t SET consensus = $3::json, consensus_iou_threshold = $2::real
+    FROM ${ASYNC_COMMIT}
    WHERE t.id = $1 AND t.completed_at IS NOT NULL
      AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`,
 };
@@ -63,8 +65,10 @@ const STORE_ONE_CONSENSUS: PreparedStatement = {
 /**
  * Stores consensus texts computed by a reader with `threshold` (for tasks whose stored one was missing
  * or computed with another threshold). A cache fill: a failure is logged, never the reader's error,
- * since the reader already has the right answer. Concurrent writers store the same text for the same
- * threshold, and a text stored with a threshold the project no longer has is simply not used.
+ * since the reader already has the right answer. For the same reason it commits without waiting for
+ * the disk (ASYNC_COMMIT): a crash that loses it leaves the consensus missing, which readers fill.
+ * Concurrent writers store the same text for the same threshold, and a text stored with a threshold
+ * the project no longer has is simply not used.
  */
 export async function storeConsensus(pool: Pool | PoolClient, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
   if (computed.length === 0) return;

@@ -1,5 +1,7 @@
 import DataLoader from 'dataloader';
+import type { PoolClient } from 'pg';
 import type { DataSource } from 'typeorm';
+import { ASYNC_COMMIT } from '../database/async-commit';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { TASK_COMPLETED_SQL, type TaskCompletedRow } from './event-payload';
 
@@ -50,7 +52,12 @@ const READ_EVENTS: PreparedStatement = {
      WHERE e.id = ANY($1::uuid[])`,
 };
 
-/** Logs the attempts and moves their events on (delivered, failed, or pending until the next time). */
+/**
+ * Logs the attempts and moves their events on (delivered, failed, or pending until the next time),
+ * without waiting for the disk (ASYNC_COMMIT): a crash that loses this write leaves the events pending
+ * as they were, and the relay sends them again, which at-least-once delivery allows (the receiver
+ * tells a repeat by its webhook-id). What such a crash loses is the log line of an attempt.
+ */
 const RECORD_ATTEMPTS: PreparedStatement = {
   name: 'webhook_delivery_record_attempts',
   text: `
@@ -66,7 +73,7 @@ const RECORD_ATTEMPTS: PreparedStatement = {
        SET attempt_count = i.attempt_count, state = i.state, last_error = i.error, body = coalesce(e.body, i.body),
            next_attempt_at = CASE WHEN i.state = 'pending' THEN now() + make_interval(secs => i.delay_ms / 1000) END,
            delivered_at = CASE WHEN i.state = 'delivered' THEN now() END
-      FROM input i
+      FROM input i, ${ASYNC_COMMIT}
      WHERE e.id = i.event_id`,
 };
 
@@ -84,7 +91,8 @@ export class DeliveryBatches {
   private readonly reads: DataLoader<string, EventRow | undefined>;
   private readonly records: DataLoader<AttemptRecord, true>;
 
-  constructor(db: DataSource) {
+  /** `db`: the app's DataSource; a test may pin the statements to one connection instead. */
+  constructor(db: DataSource | PoolClient) {
     const readEvents = async (ids: readonly string[]) => {
       const rows = await runPrepared<EventRow>(db, READ_EVENTS, [ids]);
       const byId = new Map(rows.map((row) => [row.event_id, row]));
