@@ -32,7 +32,7 @@ import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { Pool } from 'undici';
 import { ADD_TASKS_BATCH, DEFAULT_PROJECT, addTasksInBulk, call } from './lib/api-setup.mjs';
-import { checkpoint, withClient } from './lib/db.mjs';
+import { checkpoint, walCounters, withClient } from './lib/db.mjs';
 import { countInvariantViolations } from './lib/invariants.mjs';
 import { median, percentile } from './lib/stats.mjs';
 import { cycleTotals, workerCycle } from './lib/worker-cycle.mjs';
@@ -197,6 +197,7 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   // Measured: from the first checkout to the last first arrival (or the drain timeout).
   const totals = cycleTotals();
   const before = measured ? await ctx.monitor?.start() : null;
+  const walBefore = measured ? await walCounters(ctx.adminUrl) : null;
   const profiling = Boolean(measured && ctx.profileStart);
   if (profiling) ctx.profileStart();
   const held = measured && ctx.backlog ? await holdDeliveries(ctx.redisUrl, ctx.redisPrefix) : null;
@@ -229,6 +230,8 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   // A second for late arrivals (a duplicate would come now, or with a retry's delay of >= 5 s: those
   // show in the attempt log), then what the receiver saw and what the database says.
   await sleep(1000);
+  // Read after that second, so that the backends' shares of the round are reported (see walCounters).
+  const walAfter = walBefore ? await walCounters(ctx.adminUrl) : null;
   const got = await receiver.collect();
   const db = await roundEvents(dbUrl, endpointId);
   const byId = new Map(db.events.map((e) => [e.id, e]));
@@ -282,6 +285,11 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   return {
     tag,
     tasks: count,
+    wal: walBefore && {
+      syncsPerTask: (walAfter.syncs - walBefore.syncs) / count,
+      recordsPerTask: (walAfter.records - walBefore.records) / count,
+      bytesPerTask: (walAfter.bytes - walBefore.bytes) / count,
+    },
     setupSeconds,
     confirmSeconds,
     challenges: got.challenges.length,
@@ -414,6 +422,7 @@ export async function runWebhooks(ctx) {
             `latency p50 ${r.latencyP50.toFixed(0)} p99 ${r.latencyP99.toFixed(0)} max ${r.latencyMax.toFixed(0)} ms  ` +
             `delivered ${r.delivered}/${r.events}  lost ${r.lost}  dup ${r.duplicated}  not-200 ${r.not200Attempts}  errors ${r.errors}` +
             (r.queue ? `  queue: waiting max ${r.queue.waitingMax} mean ${r.queue.waitingMean}, active max ${r.queue.activeMax} mean ${r.queue.activeMean}` : '') +
+            (r.wal ? `  wal per task: ${r.wal.syncsPerTask.toFixed(2)} syncs, ${r.wal.recordsPerTask.toFixed(1)} records, ${(r.wal.bytesPerTask / 1024).toFixed(1)} KiB` : '') +
             (r.cpu
               ? `  cpu: api ${r.cpu.groupsCores.api ?? 0}${r.cpu.groupsCores.jobs !== undefined ? ` jobs ${r.cpu.groupsCores.jobs}` : ''} postgres ${r.cpu.groupsCores.postgres ?? 0} redis ${r.cpu.groupsCores.redis ?? 0} ` +
                 `driver ${r.cpu.groupsCores.driver ?? 0} receiver ${r.cpu.groupsCores.receiver ?? 0} other ${r.cpu.foreignCores} idle ${r.cpu.idleCores}`
@@ -492,6 +501,13 @@ export async function runWebhooks(ctx) {
     foreignCores: perRound.map((r) => r.cpu?.foreignCores ?? null),
     disturbedRuns: perRound.filter((r) => r.disturbed).length,
     cpuUsPerEvent,
+    walPerTask: perRound.every((r) => r.wal)
+      ? {
+          syncs: median(perRound.map((r) => r.wal.syncsPerTask)),
+          records: median(perRound.map((r) => r.wal.recordsPerTask)),
+          bytes: median(perRound.map((r) => r.wal.bytesPerTask)),
+        }
+      : null,
     control: control && { ...control, cpuUsPerTask: cpuUsPerTask([control]) },
     invariants,
     warmup: warm,

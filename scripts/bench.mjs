@@ -827,6 +827,10 @@ function report(results, command) {
           `driver ${u.driver}, receiver ${u.receiver}, total ${u.total}`,
       );
     }
+    if (w.walPerTask) {
+      const v = w.walPerTask;
+      log(`WAL per completed + delivered task (pg_stat_wal, median): ${v.syncs.toFixed(2)} syncs, ${v.records.toFixed(1)} records, ${(v.bytes / 1024).toFixed(1)} KiB`);
+    }
     if (w.control) {
       const c = w.control;
       const u = c.cpuUsPerTask;

@@ -31,3 +31,15 @@ export async function recreateDatabase(adminUrl, name) {
 export async function checkpoint(adminUrl) {
   await withClient(adminUrl, (c) => c.query('CHECKPOINT'));
 }
+
+/**
+ * The cluster's WAL counters (pg_stat_wal): syncs (each synchronous commit that had to flush makes
+ * one; asynchronous commits leave theirs to the WAL writer), records and bytes. Each backend reports
+ * its share when it goes idle, at most once a second, so a reading can miss a second or so of work.
+ */
+export async function walCounters(adminUrl) {
+  return withClient(adminUrl, async (c) => {
+    const [row] = (await c.query('SELECT wal_sync::float8 AS syncs, wal_records::float8 AS records, wal_bytes::float8 AS bytes FROM pg_stat_wal')).rows;
+    return row;
+  });
+}
