@@ -3,8 +3,8 @@
  * transaction only (a statement outside a transaction block is its own transaction, and PostgreSQL
  * reads the setting when it commits), so the statement answers without waiting for its WAL to reach
  * the disk. The session's setting is untouched. On the VMs this runs on, that wait is an fdatasync of
- * a virtual disk: turning it off for every commit made a webhook task ~15 % cheaper in CPU
- * (docs/performance.md, "Commits that need not wait for the disk").
+ * a virtual disk: turning it off for every commit (a probe, never a setting) made a webhook task ~15 %
+ * cheaper in CPU (docs/decisions.md, "Commits that need not wait for the disk").
  *
  * Only for writes that a database crash may lose without harm, because the system repairs their loss
  * by itself: a cache that readers fill again (the stored consensus), an attempt record whose loss
