@@ -196,8 +196,9 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
 
   // Measured: from the first checkout to the last first arrival (or the drain timeout).
   const totals = cycleTotals();
-  const before = measured ? await ctx.monitor?.start() : null;
+  // Read before the CPU monitor starts: its connection (a PostgreSQL backend) is not the round's work.
   const walBefore = measured ? await walCounters(ctx.adminUrl) : null;
+  const before = measured ? await ctx.monitor?.start() : null;
   const profiling = Boolean(measured && ctx.profileStart);
   if (profiling) ctx.profileStart();
   const held = measured && ctx.backlog ? await holdDeliveries(ctx.redisUrl, ctx.redisPrefix) : null;
