@@ -144,7 +144,10 @@ describe('webhooks', () => {
     const processor = t.app.get(WebhookDeliveryProcessor);
     const result = processor.process({ data: { eventId: parked?.id } } as Job<WebhookDeliveryJob>);
     await sleep(300); // the job has read the event and waits on the endpoint's row lock
-    await challenge.query(`UPDATE webhook_events SET next_attempt_at = now() WHERE id = $1`, [parked?.id]);
+    // clock_timestamp(), not now(): now() is this transaction's start, 300 ms back, which would make the
+    // released event overdue past the relay's grace at once, and the relay would send it beside the job
+    // (a real challenge's transaction is short, so its now() is the moment of the release).
+    await challenge.query(`UPDATE webhook_events SET next_attempt_at = clock_timestamp() WHERE id = $1`, [parked?.id]);
     await challenge.commitTransaction();
     await challenge.release();
 
