@@ -123,6 +123,12 @@ export class TaskListPage {
     await this.page.getByTestId('task-filter').selectOption({ label });
   }
 
+  /** The table's caption: which tasks it lists, and the page (empty when there is no table). */
+  async caption(): Promise<string> {
+    const caption = this.page.getByTestId('task-table').locator('caption');
+    return (await caption.count()) ? ((await caption.textContent()) ?? '') : '';
+  }
+
   async uuids(): Promise<string[]> {
     await this.page.getByTestId('task-table').or(this.page.locator('.cbc-empty')).first().waitFor();
     return this.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-task-uuid') ?? ''));

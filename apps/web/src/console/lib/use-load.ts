@@ -2,31 +2,32 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 
 export type LoadState<T> = { status: 'loading' } | { status: 'ok'; data: T } | { status: 'error'; error: unknown };
 
+const LOADING = { status: 'loading' } as const;
+
 /**
  * Loads data for a page: runs `load` when `deps` change and on `reload()`, aborting the run before.
- * A reload keeps showing the data it has until the new data arrives (no flash of "Loading").
+ * A reload keeps showing the data it has until the new data arrives (no flash of "Loading"). New deps
+ * show "Loading" from their first render: each result is stored with the deps it was loaded for, so no
+ * render ever shows one filter's or one project's data under another's controls and headings.
  */
 export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]) {
-  const [state, setState] = useState<LoadState<T>>({ status: 'loading' });
+  const depsKey = JSON.stringify(deps);
+  const [loaded, setLoaded] = useState<{ key: string; state: LoadState<T> }>({ key: depsKey, state: LOADING });
   const loadRef = useRef(load);
   loadRef.current = load;
   const [generation, setGeneration] = useState(0);
-  const depsKey = JSON.stringify(deps);
-  const lastKey = useRef(depsKey);
 
   useEffect(() => {
     const controller = new AbortController();
-    if (lastKey.current !== depsKey) {
-      lastKey.current = depsKey;
-      setState({ status: 'loading' });
-    }
+    const settle = (state: LoadState<T>) => !controller.signal.aborted && setLoaded({ key: depsKey, state });
     loadRef.current(controller.signal).then(
-      (data) => !controller.signal.aborted && setState({ status: 'ok', data }),
-      (error: unknown) => !controller.signal.aborted && setState({ status: 'error', error }),
+      (data) => settle({ status: 'ok', data }),
+      (error: unknown) => settle({ status: 'error', error }),
     );
     return () => controller.abort();
   }, [generation, depsKey]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { state, reload, setState };
+  const state: LoadState<T> = loaded.key === depsKey ? loaded.state : LOADING;
+  return { state, reload };
 }

@@ -19,6 +19,12 @@ function parseState(value: string | null): TaskState | undefined {
   return value === 'incomplete' || value === 'complete' || value === 'cancelled' ? value : undefined;
 }
 
+/** Names the list the table shows (for screen readers): which tasks, in what order, which page. */
+function caption(state: TaskState | undefined, page: number): string {
+  const which = state ? `${FILTERS.find((f) => f.value === state)?.label} tasks` : 'All tasks';
+  return `${which}, newest first, page ${page}`;
+}
+
 /** /console/projects/:uuid/tasks: newest first, filtered by state (kept in the address), 25 a page. */
 export function TaskListPage() {
   const { projectUuid = '' } = useParams();
@@ -77,7 +83,7 @@ export function TaskListPage() {
             ) : (
               <div className="table-scroll card cbc-table-card">
                 <table className="table" data-testid="task-table">
-                  <caption className="visually-hidden">Tasks, newest first</caption>
+                  <caption className="visually-hidden">{caption(state, cursors.length + 1)}</caption>
                   <thead>
                     <tr>
                       <th scope="col">Task</th>
