@@ -4,10 +4,10 @@ import { useLoad, type LoadState } from '../use-load';
 
 /** A load whose answers the test hands out, one per call, in order. */
 function controlledLoads() {
-  const pending: Array<{ deps: string; resolve: (value: string) => void }> = [];
+  const pending: Array<{ resolve: (value: string) => void }> = [];
   return {
     pending,
-    load: (deps: string) => () => new Promise<string>((resolve) => pending.push({ deps, resolve })),
+    load: () => new Promise<string>((resolve) => pending.push({ resolve })),
     async answer(index: number, value: string) {
       await act(async () => pending[index].resolve(value));
     },
@@ -16,7 +16,7 @@ function controlledLoads() {
 
 /** Every state the hook renders, tagged with the deps of that render. */
 function Probe({ filter, loads, seen }: { filter: string; loads: ReturnType<typeof controlledLoads>; seen: string[] }) {
-  const { state, reload } = useLoad(loads.load(filter), [filter]);
+  const { state, reload } = useLoad(loads.load, [filter]);
   seen.push(`${filter}:${shown(state)}`);
   return (
     <>
