@@ -19,9 +19,14 @@ function parseState(value: string | null): TaskState | undefined {
   return value === 'incomplete' || value === 'complete' || value === 'cancelled' ? value : undefined;
 }
 
+/** The filter's name as its menu shows it: "All tasks", "Outstanding", … */
+function filterLabel(state: TaskState | undefined): string {
+  return FILTERS.find((f) => f.value === (state ?? ''))?.label ?? '';
+}
+
 /** Names the list the table shows (for screen readers): which tasks, in what order, which page. */
 function caption(state: TaskState | undefined, page: number): string {
-  const which = state ? `${FILTERS.find((f) => f.value === state)?.label} tasks` : 'All tasks';
+  const which = state ? `${filterLabel(state)} tasks` : filterLabel(undefined);
   return `${which}, newest first, page ${page}`;
 }
 
@@ -76,7 +81,7 @@ export function TaskListPage() {
                   {cursors.length > 0
                     ? 'No more tasks.'
                     : state
-                      ? `No ${FILTERS.find((f) => f.value === state)?.label.toLowerCase()} tasks.`
+                      ? `No ${filterLabel(state).toLowerCase()} tasks.`
                       : 'No tasks yet. Add some through the requester API (see the first call on the Overview).'}
                 </p>
               </div>
