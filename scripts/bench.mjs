@@ -839,6 +839,10 @@ function report(results, command) {
           (u ? `; CPU per completed task, µs: api ${u.api}${u.jobs ? ` + jobs ${u.jobs}` : ''}, postgres ${u.postgres}, redis ${u.redis}, driver ${u.driver}, total ${u.total}` : '') +
           (c.cpu ? ` (other cores ${c.cpu.foreignCores})` : ''),
       );
+      // The same host speed is in both figures, so their ratio compares webhook changes across hosts
+      // (docs/performance.md, "sixth session"): 1.00 would mean the webhooks cost the completions nothing.
+      c.deliveriesOverControl = Number((w.deliveriesPerSecondMedian / c.completionsPerSecond).toFixed(3));
+      log(`deliveries/s over the control's completions/s: ${c.deliveriesOverControl.toFixed(2)} (the share of the cores the webhooks leave to the completions)`);
       if (c.events !== 0 || c.completions !== c.tasks) failures.push(`webhooks control: ${c.completions} of ${c.tasks} tasks complete, ${c.events} events (0 expected)`);
     }
     log(
