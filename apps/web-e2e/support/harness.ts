@@ -12,8 +12,13 @@ import { startApiServer, type ApiServer, type SignedIn, type TestApp } from './s
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? chromiumLaunch.executablePath;
 export const CHROMIUM_ARGS = chromiumLaunch.args;
 
-/** docs/screenshots at the repository root. */
-export const SCREENSHOT_DIR = join(__dirname, '..', '..', '..', 'docs', 'screenshots');
+/**
+ * Where the pages' screenshots go: docs/screenshots, the pictures of the README and docs/console.md,
+ * only when refreshing them (`npm run screenshots`, which sets SCREENSHOTS=docs); otherwise tmp/screenshots
+ * (ignored by git). Pixels differ from run to run, so a plain test run must not leave tracked files changed.
+ */
+const REPO_ROOT = join(__dirname, '..', '..', '..');
+export const SCREENSHOT_DIR = join(REPO_ROOT, ...(process.env.SCREENSHOTS === 'docs' ? ['docs', 'screenshots'] : ['tmp', 'screenshots']));
 
 export interface PageOptions {
   /** Sign this user in (by their session cookie) before the first navigation. */
@@ -94,7 +99,7 @@ export class Harness {
     if (errors.length > 0) throw new Error(`The browser reported ${errors.length} error(s):\n${errors.join('\n')}`);
   }
 
-  /** Saves a PNG of the page (or of what `page` shows) as docs/screenshots/<name>.png. */
+  /** Saves a PNG of the page (or of what `page` shows) as <SCREENSHOT_DIR>/<name>.png. */
   async screenshot(page: Page, name: string): Promise<void> {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });

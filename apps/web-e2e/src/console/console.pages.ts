@@ -258,7 +258,7 @@ export async function tabTo(page: Page, name: RegExp, limit = 80): Promise<void>
   throw new Error(`${name} was not reached with ${limit} presses of Tab`);
 }
 
-/** docs/screenshots/console-<name>.png of the whole page, from the top (console pages are taller than 800 px). */
+/** <SCREENSHOT_DIR>/console-<name>.png of the whole page, from the top (console pages are taller than 800 px). */
 export async function consoleScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
