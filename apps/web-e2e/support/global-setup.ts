@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { REPO_ROOT } from './repo-root';
 import { createTemplateDatabase } from './server/template-database';
-
-const repoRoot = join(__dirname, '..', '..', '..');
 
 /**
  * Once per run: the migrated template database, and one production build of the web app in a temp
@@ -15,9 +14,9 @@ export default async function globalSetup(): Promise<void> {
   await createTemplateDatabase();
   if (process.env.CB_E2E_WEB_DIST) return;
   const outDir = mkdtempSync(join(tmpdir(), 'crowdbox-web-e2e-'));
-  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  const vite = join(REPO_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
   const result = spawnSync(process.execPath, [vite, 'build', '--config', 'apps/web/vite.config.mts', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
-    cwd: repoRoot,
+    cwd: REPO_ROOT,
     stdio: 'inherit',
   });
   if (result.status !== 0) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import chromiumLaunch from './chromium.json';
 import { startImageServer, type ImageServer } from './image-server';
+import { REPO_ROOT } from './repo-root';
 import { startApiServer, type ApiServer, type SignedIn, type TestApp } from './server/api-server';
 
 /**
@@ -17,7 +18,6 @@ export const CHROMIUM_ARGS = chromiumLaunch.args;
  * only when refreshing them (`npm run screenshots`, which sets SCREENSHOTS=docs); otherwise tmp/screenshots
  * (ignored by git). Pixels differ from run to run, so a plain test run must not leave tracked files changed.
  */
-const REPO_ROOT = join(__dirname, '..', '..', '..');
 export const SCREENSHOT_DIR = join(REPO_ROOT, ...(process.env.SCREENSHOTS === 'docs' ? ['docs', 'screenshots'] : ['tmp', 'screenshots']));
 
 export interface PageOptions {
