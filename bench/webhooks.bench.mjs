@@ -33,6 +33,7 @@ import { Webhook } from 'standardwebhooks';
 import { Pool } from 'undici';
 import { ADD_TASKS_BATCH, DEFAULT_PROJECT, addTasksInBulk, call } from './lib/api-setup.mjs';
 import { checkpoint, walCounters, withClient } from './lib/db.mjs';
+import { formatPerTask, messageCounters, perTask } from './lib/message-counters.mjs';
 import { countInvariantViolations } from './lib/invariants.mjs';
 import { median, percentile } from './lib/stats.mjs';
 import { cycleTotals, workerCycle } from './lib/worker-cycle.mjs';
@@ -198,6 +199,7 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   const totals = cycleTotals();
   // Read before the CPU monitor starts: its connection (a PostgreSQL backend) is not the round's work.
   const walBefore = measured ? await walCounters(ctx.adminUrl) : null;
+  const messagesBefore = measured ? await messageCounters({ dbUrl, redisUrl: ctx.redisUrl }) : null;
   const before = measured ? await ctx.monitor?.start() : null;
   const profiling = Boolean(measured && ctx.profileStart);
   if (profiling) ctx.profileStart();
@@ -233,6 +235,7 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   await sleep(1000);
   // Read after that second, so that the backends' shares of the round are reported (see walCounters).
   const walAfter = walBefore ? await walCounters(ctx.adminUrl) : null;
+  const messages = messagesBefore && perTask(messagesBefore, await messageCounters({ dbUrl, redisUrl: ctx.redisUrl }), count);
   const got = await receiver.collect();
   const db = await roundEvents(dbUrl, endpointId);
   const byId = new Map(db.events.map((e) => [e.id, e]));
@@ -291,6 +294,7 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
       recordsPerTask: (walAfter.records - walBefore.records) / count,
       bytesPerTask: (walAfter.bytes - walBefore.bytes) / count,
     },
+    messages,
     setupSeconds,
     confirmSeconds,
     challenges: got.challenges.length,
@@ -351,11 +355,14 @@ async function runControl(ctx, { pool, projectUuid, count }) {
   await checkpoint(ctx.adminUrl);
   await sleep(500);
   const totals = cycleTotals();
+  const messagesBefore = await messageCounters({ dbUrl, redisUrl: ctx.redisUrl });
   const before = await ctx.monitor?.start();
   const t0 = performance.now();
   await completeAll(pool, { projectUuid, workers, totals });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = (await ctx.monitor?.stop(before)) ?? null;
+  await sleep(1000); // as in a round: the backends report their counts when idle, at most once a second
+  const messages = perTask(messagesBefore, await messageCounters({ dbUrl, redisUrl: ctx.redisUrl }), count);
   const db = await withClient(dbUrl, async (c) => {
     const { rows } = await c.query(
       `SELECT count(completed_at)::int AS completed,
@@ -374,6 +381,7 @@ async function runControl(ctx, { pool, projectUuid, count }) {
     seconds,
     errors: totals.errors,
     errorSamples: totals.errorSamples,
+    messages,
     cpu,
   };
 }
@@ -383,6 +391,13 @@ async function runControl(ctx, { pool, projectUuid, count }) {
  *        control (bool), redisUrl?, redisPrefix? (to sample the queue), dbUrl, adminUrl, log, monitor?, maxForeignCores, retries, registerPid?(name, pid),
  *        profileStart?(), profileStop?() (then one round only, profiled) }
  */
+/** The median of each field over the rounds. */
+function medianOf(objects) {
+  const out = {};
+  for (const k of Object.keys(objects[0])) out[k] = objects.some((o) => o[k] === null) ? null : median(objects.map((o) => o[k]));
+  return out;
+}
+
 export async function runWebhooks(ctx) {
   const { url, workers, log } = ctx;
   const auth = { authorization: `Bearer ${ctx.token}` };
@@ -423,6 +438,7 @@ export async function runWebhooks(ctx) {
             `latency p50 ${r.latencyP50.toFixed(0)} p99 ${r.latencyP99.toFixed(0)} max ${r.latencyMax.toFixed(0)} ms  ` +
             `delivered ${r.delivered}/${r.events}  lost ${r.lost}  dup ${r.duplicated}  not-200 ${r.not200Attempts}  errors ${r.errors}` +
             (r.queue ? `  queue: waiting max ${r.queue.waitingMax} mean ${r.queue.waitingMean}, active max ${r.queue.activeMax} mean ${r.queue.activeMean}` : '') +
+            (r.messages ? `  per task: ${formatPerTask(r.messages)}` : '') +
             (r.wal ? `  wal per task: ${r.wal.syncsPerTask.toFixed(2)} syncs, ${r.wal.recordsPerTask.toFixed(1)} records, ${(r.wal.bytesPerTask / 1024).toFixed(1)} KiB` : '') +
             (r.cpu
               ? `  cpu: api ${r.cpu.groupsCores.api ?? 0}${r.cpu.groupsCores.jobs !== undefined ? ` jobs ${r.cpu.groupsCores.jobs}` : ''} postgres ${r.cpu.groupsCores.postgres ?? 0} redis ${r.cpu.groupsCores.redis ?? 0} ` +
@@ -440,6 +456,7 @@ export async function runWebhooks(ctx) {
       control = await runControl(rctx, { pool, projectUuid: p.data.uuid, count: ctx.tasks });
       log(
         `  control (no callback_url): ${control.completionsPerSecond.toFixed(0)} completions/s, ${control.events} events, errors ${control.errors}` +
+          `  per task: ${formatPerTask(control.messages)}` +
           (control.cpu
             ? `  cpu: api ${control.cpu.groupsCores.api ?? 0}${control.cpu.groupsCores.jobs !== undefined ? ` jobs ${control.cpu.groupsCores.jobs}` : ''} postgres ${control.cpu.groupsCores.postgres ?? 0} redis ${control.cpu.groupsCores.redis ?? 0} ` +
               `driver ${control.cpu.groupsCores.driver ?? 0} other ${control.cpu.foreignCores} idle ${control.cpu.idleCores}`
@@ -509,6 +526,7 @@ export async function runWebhooks(ctx) {
           bytes: median(perRound.map((r) => r.wal.bytesPerTask)),
         }
       : null,
+    messagesPerTask: perRound.every((r) => r.messages) ? medianOf(perRound.map((r) => r.messages)) : null,
     control: control && { ...control, cpuUsPerTask: cpuUsPerTask([control]) },
     invariants,
     warmup: warm,

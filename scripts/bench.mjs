@@ -67,6 +67,7 @@ import { runWebhooks } from '../bench/webhooks.bench.mjs';
 import { setUpRequester, signUpUsers } from '../bench/lib/api-setup.mjs';
 import { autocannonRound } from '../bench/lib/autocannon-round.mjs';
 import { cpuMonitor } from '../bench/lib/cpu-monitor.mjs';
+import { formatPerTask } from '../bench/lib/message-counters.mjs';
 import { databaseUrl, recreateDatabase, withClient } from '../bench/lib/db.mjs';
 import { printProfileSummary, summarizeProfile } from '../bench/lib/profile-summary.mjs';
 import { freePort, killAllSync, startServer, stopAll } from '../bench/lib/start-server.mjs';
@@ -831,6 +832,7 @@ function report(results, command) {
       const v = w.walPerTask;
       log(`WAL per completed + delivered task (pg_stat_wal, median): ${v.syncs.toFixed(2)} syncs, ${v.records.toFixed(1)} records, ${(v.bytes / 1024).toFixed(1)} KiB`);
     }
+    if (w.messagesPerTask) log(`messages per completed + delivered task (median; the same on any host): ${formatPerTask(w.messagesPerTask)}`);
     if (w.control) {
       const c = w.control;
       const u = c.cpuUsPerTask;
@@ -839,6 +841,7 @@ function report(results, command) {
           (u ? `; CPU per completed task, µs: api ${u.api}${u.jobs ? ` + jobs ${u.jobs}` : ''}, postgres ${u.postgres}, redis ${u.redis}, driver ${u.driver}, total ${u.total}` : '') +
           (c.cpu ? ` (other cores ${c.cpu.foreignCores})` : ''),
       );
+      if (c.messages) log(`messages per completed task in the control: ${formatPerTask(c.messages)}`);
       // The same host speed is in both figures, so their ratio compares webhook changes across hosts
       // (docs/performance.md, "sixth session"): 1.00 would mean the webhooks cost the completions nothing.
       c.deliveriesOverControl = Number((w.deliveriesPerSecondMedian / c.completionsPerSecond).toFixed(3));
