@@ -33,9 +33,9 @@ import { Webhook } from 'standardwebhooks';
 import { Pool } from 'undici';
 import { ADD_TASKS_BATCH, DEFAULT_PROJECT, addTasksInBulk, call } from './lib/api-setup.mjs';
 import { checkpoint, walCounters, withClient } from './lib/db.mjs';
-import { formatPerTask, messageCounters, perTask } from './lib/message-counters.mjs';
+import { formatPerTask, messageCounters } from './lib/message-counters.mjs';
 import { countInvariantViolations } from './lib/invariants.mjs';
-import { median, percentile } from './lib/stats.mjs';
+import { median, medianOf, percentile, perTask } from './lib/stats.mjs';
 import { cycleTotals, workerCycle } from './lib/worker-cycle.mjs';
 import { startReceiver } from './lib/webhook-receiver.mjs';
 
@@ -289,11 +289,7 @@ async function runRound(ctx, { receiver, pool, tag, count, measured }) {
   return {
     tag,
     tasks: count,
-    wal: walBefore && {
-      syncsPerTask: (walAfter.syncs - walBefore.syncs) / count,
-      recordsPerTask: (walAfter.records - walBefore.records) / count,
-      bytesPerTask: (walAfter.bytes - walBefore.bytes) / count,
-    },
+    wal: walBefore && perTask(walBefore, walAfter, count),
     messages,
     setupSeconds,
     confirmSeconds,
@@ -391,13 +387,6 @@ async function runControl(ctx, { pool, projectUuid, count }) {
  *        control (bool), redisUrl?, redisPrefix? (to sample the queue), dbUrl, adminUrl, log, monitor?, maxForeignCores, retries, registerPid?(name, pid),
  *        profileStart?(), profileStop?() (then one round only, profiled) }
  */
-/** The median of each field over the rounds. */
-function medianOf(objects) {
-  const out = {};
-  for (const k of Object.keys(objects[0])) out[k] = objects.some((o) => o[k] === null) ? null : median(objects.map((o) => o[k]));
-  return out;
-}
-
 export async function runWebhooks(ctx) {
   const { url, workers, log } = ctx;
   const auth = { authorization: `Bearer ${ctx.token}` };
@@ -439,7 +428,7 @@ export async function runWebhooks(ctx) {
             `delivered ${r.delivered}/${r.events}  lost ${r.lost}  dup ${r.duplicated}  not-200 ${r.not200Attempts}  errors ${r.errors}` +
             (r.queue ? `  queue: waiting max ${r.queue.waitingMax} mean ${r.queue.waitingMean}, active max ${r.queue.activeMax} mean ${r.queue.activeMean}` : '') +
             (r.messages ? `  per task: ${formatPerTask(r.messages)}` : '') +
-            (r.wal ? `  wal per task: ${r.wal.syncsPerTask.toFixed(2)} syncs, ${r.wal.recordsPerTask.toFixed(1)} records, ${(r.wal.bytesPerTask / 1024).toFixed(1)} KiB` : '') +
+            (r.wal ? `  wal per task: ${r.wal.syncs.toFixed(2)} syncs, ${r.wal.records.toFixed(1)} records, ${(r.wal.bytes / 1024).toFixed(1)} KiB` : '') +
             (r.cpu
               ? `  cpu: api ${r.cpu.groupsCores.api ?? 0}${r.cpu.groupsCores.jobs !== undefined ? ` jobs ${r.cpu.groupsCores.jobs}` : ''} postgres ${r.cpu.groupsCores.postgres ?? 0} redis ${r.cpu.groupsCores.redis ?? 0} ` +
                 `driver ${r.cpu.groupsCores.driver ?? 0} receiver ${r.cpu.groupsCores.receiver ?? 0} other ${r.cpu.foreignCores} idle ${r.cpu.idleCores}`
@@ -519,13 +508,7 @@ export async function runWebhooks(ctx) {
     foreignCores: perRound.map((r) => r.cpu?.foreignCores ?? null),
     disturbedRuns: perRound.filter((r) => r.disturbed).length,
     cpuUsPerEvent,
-    walPerTask: perRound.every((r) => r.wal)
-      ? {
-          syncs: median(perRound.map((r) => r.wal.syncsPerTask)),
-          records: median(perRound.map((r) => r.wal.recordsPerTask)),
-          bytes: median(perRound.map((r) => r.wal.bytesPerTask)),
-        }
-      : null,
+    walPerTask: perRound.every((r) => r.wal) ? medianOf(perRound.map((r) => r.wal)) : null,
     messagesPerTask: perRound.every((r) => r.messages) ? medianOf(perRound.map((r) => r.messages)) : null,
     control: control && { ...control, cpuUsPerTask: cpuUsPerTask([control]) },
     invariants,

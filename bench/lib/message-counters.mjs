@@ -54,13 +54,6 @@ export async function messageCounters({ dbUrl, redisUrl }) {
   };
 }
 
-/** (after - before) / tasks, per counter. */
-export function perTask(before, after, tasks) {
-  const out = {};
-  for (const k of Object.keys(before)) out[k] = before[k] === null || after[k] === null ? null : (after[k] - before[k]) / tasks;
-  return out;
-}
-
 export function formatPerTask(m) {
   const f = (x) => (x === null ? '-' : x.toFixed(1));
   return `${f(m.tcpSegments)} TCP segments, ${f(m.redisCommands)} Redis commands (${f(m.redisScripts)} scripts), ${f(m.pgTransactions)} PostgreSQL transactions, ${f(m.pgRowsWritten)} rows written`;

@@ -14,6 +14,20 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
+/** (after - before) / n for each field of two readings of the same counters (null stays null). */
+export function perTask(before, after, n) {
+  const out = {};
+  for (const k of Object.keys(before)) out[k] = before[k] === null || after[k] === null ? null : (after[k] - before[k]) / n;
+  return out;
+}
+
+/** The median of each field over a list of objects of the same shape (null if any run has none). */
+export function medianOf(objects) {
+  const out = {};
+  for (const k of Object.keys(objects[0])) out[k] = objects.some((o) => o[k] === null) ? null : median(objects.map((o) => o[k]));
+  return out;
+}
+
 export function min(values) {
   return Math.min(...values);
 }
