@@ -1,4 +1,5 @@
-import type { ConsensusAnnotation } from '@crowdbox/contracts';
+import { DEFAULT_IOU_THRESHOLD } from '@crowdbox/boxes';
+import type { Annotation, ConsensusAnnotation } from '@crowdbox/contracts';
 import { Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
@@ -35,6 +36,16 @@ export function consensusText(boxes: ConsensusAnnotation[]): string {
 export function computeConsensus(inputs: ConsensusInput[], threshold: number): { boxes: ConsensusAnnotation[]; text: string } {
   const boxes = consensusOfInputs(inputs, threshold);
   return { boxes, text: consensusText(boxes) };
+}
+
+/**
+ * The stored text of a task of one submission, before the task is read: with k = 1 the rule keeps
+ * every box and never compares two boxes (a cluster holds one box per worker), so the threshold does
+ * not enter (tested in libs/boxes and in stored-consensus.e2e). The completing SUBMIT stores it with
+ * the project's threshold.
+ */
+export function soloConsensusText(workerId: string, boxes: Annotation[]): string {
+  return computeConsensus([[workerId, boxes]], DEFAULT_IOU_THRESHOLD).text;
 }
 
 /** storeConsensus's statement for a batch: $1 task ids, $2 the threshold, $3 their consensus texts. */

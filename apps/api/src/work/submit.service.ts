@@ -9,7 +9,7 @@ import { requestHash } from '../common/canonical-json';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
-import { computeConsensus, storeConsensus } from '../submissions/stored-consensus';
+import { computeConsensus, soloConsensusText, storeConsensus } from '../submissions/stored-consensus';
 import type { ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
@@ -50,7 +50,10 @@ interface SubmittedRow {
   event_id: string | null;
   threshold: number | null;
   required: number | null;
-  /** The task's submissions, this one included, read after the completion took the task row. */
+  /**
+   * The task's submissions, this one included, read after the completion took the task row; null
+   * for a task of one submission, whose consensus SUBMIT stored itself.
+   */
   subs: ConsensusInput[] | null;
 }
 
@@ -65,9 +68,11 @@ interface SubmittedRow {
  * A closed task is left to the submissions trigger (CB001): a condition on the task's completed_at
  * and cancelled_at here matches ix_tasks_open's predicate, and the generic plan of a freshly filled
  * table then walked every open task to find this one (measured: 48 ms of PostgreSQL per submit).
- * The project is read once, in `lease`. A completion reads the task's submissions through
+ * The project is read once, in `lease`. A completion of several submissions reads them through
  * task_consensus_inputs (migration 1764700000000), which sees those that committed while this
- * statement waited for the task row.
+ * statement waited for the task row. A task of one submission stores its consensus here ($10,
+ * soloConsensusText): with k = 1 it depends on nothing but these boxes, so it saves the completion a
+ * transaction (docs/decisions.md, "Consensus stored at completion").
  */
 const SUBMIT: PreparedStatement = {
   name: 'submit_write',
@@ -93,8 +98,12 @@ const SUBMIT: PreparedStatement = {
              completed_at = CASE WHEN t.submission_count + 1 = t.required_submissions THEN now() END,
              -- The lease leaves the count here, not in a trigger (migration 1764500000000).
              leased_count = t.leased_count - 1,
-             lease_expiry_min = CASE WHEN t.leased_count > 1 THEN t.lease_expiry_min END
-        FROM ended WHERE t.id = ended.task_id
+             lease_expiry_min = CASE WHEN t.leased_count > 1 THEN t.lease_expiry_min END,
+             -- A task of one submission: its consensus is this one's boxes ($10), stored as it completes.
+             consensus = CASE WHEN t.required_submissions = 1 THEN $10::json ELSE t.consensus END,
+             consensus_iou_threshold = CASE WHEN t.required_submissions = 1 THEN lease.consensus_iou_threshold
+                                            ELSE t.consensus_iou_threshold END
+        FROM ended CROSS JOIN lease WHERE t.id = ended.task_id
       RETURNING t.id, t.completed_at, t.callback_endpoint_id, t.required_submissions
     ), event AS (
       INSERT INTO webhook_events (id, account_id, endpoint_id, task_id, type, payload, next_attempt_at)
@@ -106,7 +115,7 @@ const SUBMIT: PreparedStatement = {
     SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id,
            CASE WHEN task.completed_at IS NOT NULL THEN lease.consensus_iou_threshold END AS threshold,
            CASE WHEN task.completed_at IS NOT NULL THEN task.required_submissions END AS required,
-           CASE WHEN task.completed_at IS NOT NULL THEN task_consensus_inputs(task.id) END AS subs
+           CASE WHEN task.completed_at IS NOT NULL AND task.required_submissions > 1 THEN task_consensus_inputs(task.id) END AS subs
       FROM submitted CROSS JOIN task CROSS JOIN lease`,
 };
 
@@ -158,6 +167,7 @@ export class SubmitService {
   private writer(worker: SessionPrincipal, checkoutId: string, body: SubmitBody, hash: string): () => Promise<SubmitResponse | undefined> {
     const boxes = JSON.stringify(body.annotations.map(storedBox));
     const labels = JSON.stringify([...new Set(body.annotations.map((box) => box.label))].map((name) => ({ name })));
+    const solo = soloConsensusText(worker.userId, body.annotations.map(storedBox));
     return async () => {
       const submissionId = randomUUID();
       let row: SubmittedRow | undefined;
@@ -172,6 +182,7 @@ export class SubmitService {
           hash,
           labels,
           randomUUID(),
+          solo,
         ]);
       } catch (error) {
         // The lease ended, or was submitted by a concurrent request, between SUBMIT's read and its write.
@@ -180,7 +191,8 @@ export class SubmitService {
       }
       if (!row) return undefined;
       this.expiry.unschedule(checkoutId);
-      if (row.completed_at) await this.storeConsensus(row);
+      // SUBMIT stored a one-submission task's consensus itself (subs null); several are computed here.
+      if (row.completed_at && row.subs) await this.storeConsensus(row);
       // After the commit: the event exists for sure. If this enqueue is lost, the outbox relay catches it.
       if (row.event_id) this.webhookJobs.enqueueDelivery(row.event_id);
       return { submission_id: submissionId, reward: row.reward };

@@ -88,6 +88,9 @@ describe('consensus', () => {
       { ...boxes[0], support: 1, agreement: 1 },
       { ...boxes[1], support: 1, agreement: 1 },
     ]);
+    // No two boxes are ever compared, so the threshold does not enter: the API stores a one-submission
+    // task's consensus before it reads the project's threshold (soloConsensusText).
+    for (const iouThreshold of [0.01, 0.5, 1]) expect(consensus([sub('solo', ...boxes)], { iouThreshold })).toEqual(out);
   });
 
   it('returns [] when there are no submissions or all workers drew nothing', () => {

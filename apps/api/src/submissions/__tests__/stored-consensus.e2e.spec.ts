@@ -109,6 +109,38 @@ describe('stored consensus', () => {
     expect(all.cocoBoxes).toEqual([{ bbox: [7.5, 20, 7, 4], support: 9 }]);
   });
 
+  it('of a task of one submission is stored by the completing statement itself, with the project’s threshold', async () => {
+    const r = await aRequester(t);
+    // Not the default threshold, and exact in binary (the column is real).
+    await setThreshold(r, 0.75);
+    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 });
+    const taskId = created.body.data.task_uuid;
+    const w = await signUp(t);
+    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
+    // Two cars that would merge at any threshold if they were two workers' boxes.
+    const annotations = [SHARED_PERSON, CAR_1, CAR_2];
+    const submitted = await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`, headers: w.auth, body: { annotations, ...IMAGE } });
+    expect(submitted.status).toBe(201);
+
+    // One transaction wrote the submission and the task's consensus: no second one stored it after.
+    const [same] = await t.db.query('SELECT t.xmin::text = s.xmin::text AS one FROM tasks t JOIN submissions s ON s.task_id = t.id WHERE t.id = $1', [taskId]);
+    expect(same.one).toBe(true);
+    const row = await stored(taskId);
+    expect(row.threshold).toBe(0.75);
+    const solo = [
+      { ...SHARED_PERSON, support: 1, agreement: 1 },
+      { ...CAR_1, support: 1, agreement: 1 },
+      { ...CAR_2, support: 1, agreement: 1 },
+    ].sort((a, b) => a.label.localeCompare(b.label) || a.center_y - b.center_y || a.center_x - b.center_x);
+    expect(JSON.parse(row.consensus as string)).toEqual(solo);
+    await expectEverywhere(r, taskId, solo);
+    // The same bytes as a reader computes with the project's threshold when none is stored.
+    await t.db.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = $1', [taskId]);
+    const computed = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
+    expect(JSON.stringify(computed.body.data.annotations)).toBe(row.consensus);
+    expect(await stored(taskId)).toEqual(row);
+  });
+
   it('includes a submission committed while the completing one waited for the task row', async () => {
     // Two submits of one task racing: A's transaction has counted its submission and holds the task row
     // when B's submit (the last) starts; B waits for the row, and A commits. A statement's snapshot is
