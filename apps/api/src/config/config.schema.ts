@@ -53,6 +53,11 @@ export const configSchema = z.object({
   WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
   /** How overdue an event must be before the relay assumes its job is lost. */
   WEBHOOK_RELAY_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  /**
+   * How long a lease lives, at most, before its checkout-expiry job is added (half its allowed time when
+   * that is shorter); leases that end sooner never touch Redis. 0 adds every job at checkout.
+   */
+  CHECKOUT_EXPIRY_JOB_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
 
 export type AppConfig = z.output<typeof configSchema> & { role: AppRole };

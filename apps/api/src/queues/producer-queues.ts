@@ -10,7 +10,7 @@ import { bullPrefix } from './redis-connection';
 /**
  * The queues that requests put jobs on and take them off, on the app's shared Redis client
  * (RedisModule) rather than on connections of their own. That client is auto-pipelined, so the
- * expiry jobs added by every checkout, their removal by every submit, the webhook enqueues and the
+ * expiry jobs of the leases whose grace is over, their removals, the webhook enqueues and the
  * rate-limit tokens of one turn of the event loop leave in one write: on a VM each socket write costs
  * more CPU than the command it carries (docs/performance.md, "Redis writes of one turn in one").
  * The client has no offline queue, so an add fails at once while Redis is away, which is what every

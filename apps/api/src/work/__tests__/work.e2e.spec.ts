@@ -8,11 +8,13 @@ import { expireLeases } from '../lease-expiry';
 
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
 const IMAGE = { image_width: 640, image_height: 480 };
+/** How long a lease lives before its expiry job is added, here (60 s by default). */
+const GRACE_MS = 300;
 
 describe('worker API /api/work', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ CHECKOUT_EXPIRY_JOB_GRACE_MS: String(GRACE_MS) });
   });
   afterAll(async () => {
     await t.close();
@@ -195,15 +197,62 @@ describe('worker API /api/work', () => {
       expect((await queue.getJob(expiryJobId(submitted.checkout_id)))?.returnvalue).toBe('skipped');
     });
 
-    it('schedules one expiry job per lease, keyed by the checkout id', async () => {
+    it('adds a lease’s expiry job, keyed by the checkout id, once the lease has outlived its grace', async () => {
       const r = await aRequester(t);
       await newTask(r);
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
-      const job = await eventually(() => queue.getJob(expiryJobId(lease.checkout_id)), 1_000);
+      expect(await queue.getJob(expiryJobId(lease.checkout_id))).toBeUndefined();
+      const job = await eventually(() => queue.getJob(expiryJobId(lease.checkout_id)), 3_000, 20);
       expect(job?.data).toEqual({ checkoutId: lease.checkout_id });
       expect(await job?.isDelayed()).toBe(true);
+      // Due a second after the lease runs out, wherever in its life it was added.
+      const due = (job?.timestamp ?? 0) + (job?.opts.delay ?? 0);
+      expect(Math.abs(due - (new Date(lease.expires_at).getTime() + 1000))).toBeLessThan(1000);
+    });
+
+    it('leaves Redis alone for a lease that ends within its grace: no job added, none removed', async () => {
+      const r = await aRequester(t);
+      await newTask(r, { required_submissions: 3 });
+      const [w1, w2, w3] = await workers(3);
+      const queue = t.app.get(ProducerQueues).checkoutExpiry;
+      const add = jest.spyOn(queue, 'add');
+      const remove = jest.spyOn(queue, 'remove');
+      try {
+        const submitted = (await checkOut(w1, r.projectUuid)).body.data;
+        const released = (await checkOut(w2, r.projectUuid)).body.data;
+        // Ended by another process (here: by hand) while its grace ran: the tick finds it ended.
+        const elsewhere = (await checkOut(w3, r.projectUuid)).body.data;
+        expect((await submit(w1, submitted.checkout_id)).status).toBe(201);
+        expect((await release(w2, released.checkout_id)).status).toBe(200);
+        await t.db.query(`UPDATE checkouts SET state = 'released', ended_at = now() WHERE id = $1`, [elsewhere.checkout_id]);
+        await new Promise((resolve) => setTimeout(resolve, 3 * GRACE_MS));
+
+        const ids = [submitted, released, elsewhere].map((lease) => expiryJobId(lease.checkout_id));
+        const touched = [...add.mock.calls.map((call) => call[2]?.jobId), ...remove.mock.calls.map((call) => call[0])];
+        expect(touched.filter((id) => ids.includes(id as string))).toEqual([]);
+        for (const id of ids) expect(await queue.getJob(id)).toBeUndefined();
+      } finally {
+        add.mockRestore();
+        remove.mockRestore();
+      }
+    });
+
+    it('adds the jobs of leases still in their grace when asked to (on shutdown)', async () => {
+      const r = await aRequester(t);
+      await newTask(r);
+      const [w] = await workers(1);
+      const queue = t.app.get(ProducerQueues).checkoutExpiry;
+      const add = jest.spyOn(queue, 'add');
+      try {
+        const lease = (await checkOut(w, r.projectUuid)).body.data;
+        await t.app.get(CheckoutExpiryScheduler).flush(true);
+        expect(add.mock.calls.map((call) => call[2]?.jobId)).toContain(expiryJobId(lease.checkout_id));
+        expect(await queue.getJob(expiryJobId(lease.checkout_id))).toBeDefined();
+      } finally {
+        add.mockRestore();
+      }
     });
 
     it('takes a lease’s expiry job off the queue when the lease is submitted or released', async () => {
