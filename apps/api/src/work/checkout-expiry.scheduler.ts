@@ -61,7 +61,7 @@ export class CheckoutExpiryScheduler implements OnApplicationBootstrap, BeforeAp
   onApplicationBootstrap(): void {
     if (this.maxGraceMs === 0) return;
     const tick = Math.min(1000, Math.max(20, Math.floor(this.maxGraceMs / 4)));
-    this.timer = setInterval(() => void this.flush(), tick);
+    this.timer = setInterval(() => void this.flush().catch((error: Error) => this.logger.warn(`expiry jobs not added: ${error.message}`)), tick);
     this.timer.unref();
   }
 
