@@ -166,9 +166,10 @@ export class SubmitService {
 
   /** SUBMIT for this request: its answer, or undefined when it wrote nothing or lost a race. */
   private writer(worker: SessionPrincipal, checkoutId: string, body: SubmitBody, hash: string): () => Promise<SubmitResponse | undefined> {
-    const boxes = JSON.stringify(body.annotations.map(storedBox));
+    const stored = body.annotations.map(storedBox);
+    const boxes = JSON.stringify(stored);
     const labels = JSON.stringify([...new Set(body.annotations.map((box) => box.label))].map((name) => ({ name })));
-    const solo = soloConsensusText(worker.userId, body.annotations.map(storedBox));
+    const solo = soloConsensusText(worker.userId, stored);
     return async () => {
       const submissionId = randomUUID();
       let row: SubmittedRow | undefined;
