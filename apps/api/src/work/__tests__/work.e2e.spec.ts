@@ -8,8 +8,11 @@ import { expireLeases } from '../lease-expiry';
 
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
 const IMAGE = { image_width: 640, image_height: 480 };
-/** How long a lease lives before its expiry job is added, here (60 s by default). */
-const GRACE_MS = 300;
+/**
+ * How long a lease lives before its expiry job is added, here (60 s by default): long enough for a test
+ * to end a lease within it on a loaded machine.
+ */
+const GRACE_MS = 1000;
 
 describe('worker API /api/work', () => {
   let t: TestApp;
@@ -204,7 +207,7 @@ describe('worker API /api/work', () => {
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
       expect(await queue.getJob(expiryJobId(lease.checkout_id))).toBeUndefined();
-      const job = await eventually(() => queue.getJob(expiryJobId(lease.checkout_id)), 3_000, 20);
+      const job = await eventually(() => queue.getJob(expiryJobId(lease.checkout_id)), 5_000, 20);
       expect(job?.data).toEqual({ checkoutId: lease.checkout_id });
       expect(await job?.isDelayed()).toBe(true);
       // Due a second after the lease runs out, wherever in its life it was added.
@@ -227,7 +230,7 @@ describe('worker API /api/work', () => {
         expect((await submit(w1, submitted.checkout_id)).status).toBe(201);
         expect((await release(w2, released.checkout_id)).status).toBe(200);
         await t.db.query(`UPDATE checkouts SET state = 'released', ended_at = now() WHERE id = $1`, [elsewhere.checkout_id]);
-        await new Promise((resolve) => setTimeout(resolve, 3 * GRACE_MS));
+        await new Promise((resolve) => setTimeout(resolve, 2 * GRACE_MS));
 
         const ids = [submitted, released, elsewhere].map((lease) => expiryJobId(lease.checkout_id));
         const touched = [...add.mock.calls.map((call) => call[2]?.jobId), ...remove.mock.calls.map((call) => call[0])];
@@ -265,8 +268,8 @@ describe('worker API /api/work', () => {
       const gone = async (checkoutId: string) => !(await queued(checkoutId));
       const submitted = (await checkOut(w1, r.projectUuid)).body.data;
       const released = (await checkOut(w2, r.projectUuid)).body.data;
-      expect(await eventually(() => queued(submitted.checkout_id), 2_000)).toBe(true);
-      expect(await eventually(() => queued(released.checkout_id), 2_000)).toBe(true);
+      expect(await eventually(() => queued(submitted.checkout_id), 5_000)).toBe(true);
+      expect(await eventually(() => queued(released.checkout_id), 5_000)).toBe(true);
 
       expect((await submit(w1, submitted.checkout_id)).status).toBe(201);
       expect((await release(w2, released.checkout_id)).status).toBe(200);
