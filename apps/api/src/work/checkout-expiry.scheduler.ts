@@ -108,9 +108,14 @@ export class CheckoutExpiryScheduler implements OnApplicationBootstrap, BeforeAp
   }
 
   /** Adds the jobs of the leases whose grace is over (`all`: of every lease in its grace) that are still active. */
-  flush(all = false): Promise<void> {
-    // One flush at a time: the next tick finds what this one has not taken.
-    this.flushing ??= this.addDue(all).finally(() => (this.flushing = undefined));
+  async flush(all = false): Promise<void> {
+    // One flush at a time. A tick leaves to the next tick what a running flush has not taken; a flush
+    // of every lease (shutdown) waits for the running one and then takes the rest.
+    if (this.flushing) {
+      if (!all) return this.flushing;
+      await this.flushing;
+    }
+    this.flushing = this.addDue(all).finally(() => (this.flushing = undefined));
     return this.flushing;
   }
 
