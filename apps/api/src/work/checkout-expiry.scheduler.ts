@@ -9,20 +9,13 @@ export function expiryJobId(checkoutId: string): string {
   return `expire-${checkoutId}`;
 }
 
-/** SQL: `lease_age_ms`, how long ago the lease aliased `alias` began (a float8), by the database's clock. */
-export function leaseAgeMsSql(alias: string): string {
-  return `(extract(epoch FROM now() - ${alias}.checked_out_at) * 1000)::float8 AS lease_age_ms`;
-}
-
 /** How long a lease of `allowedMs` lives before its job is added: half its allowed time, at most `maxGraceMs`. */
 export function leaseGraceMs(allowedMs: number, maxGraceMs: number): number {
   return Math.max(0, Math.min(allowedMs / 2, maxGraceMs));
 }
 
 /** Leases waiting for their grace at most, per process; past that, new leases get their job at once. */
-const MAX_PENDING = 100_000;
-/** The shortest allowed_completion_time_seconds (ck_tasks_completion_time), in ms. */
-const SHORTEST_LEASE_MS = 30_000;
+export const MAX_PENDING = 100_000;
 
 /** A lease whose job is not added yet. */
 interface Pending {
@@ -79,14 +72,13 @@ export class CheckoutExpiryScheduler implements OnApplicationBootstrap, BeforeAp
   }
 
   /**
-   * A lease that ended (submitted or released), `ageMs` after it began by the database's clock. No
-   * process adds the job of a lease younger than the shortest grace, so a young lease costs Redis
-   * nothing, whichever process leased it. (A tick that found the lease active just before it ended
-   * adds a job that is skipped when it runs.)
+   * A lease that ended (submitted or released). Still in its grace here, it costs Redis nothing. Any
+   * other lease may have a job (added after its grace, at checkout, or by the process that leased it),
+   * so its removal is sent. (A tick that found the lease active just before it ended adds a job that is
+   * skipped when it runs.)
    */
-  ended(checkoutId: string, ageMs: number): void {
+  ended(checkoutId: string): void {
     if (this.pending.delete(checkoutId)) return;
-    if (ageMs < leaseGraceMs(SHORTEST_LEASE_MS, this.maxGraceMs)) return;
     this.unschedule(checkoutId);
   }
 

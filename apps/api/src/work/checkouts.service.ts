@@ -9,7 +9,7 @@ import type { SessionPrincipal } from '../common/http/principal';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { ProjectsService } from '../projects/projects.service';
 import { CHECKOUT_ROW_SQL, toCheckoutResponse, type CheckoutRow } from './checkout.mapper';
-import { CheckoutExpiryScheduler, leaseAgeMsSql } from './checkout-expiry.scheduler';
+import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
 import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
 
 /** Conflicts that only mean "another worker got there first": the next attempt picks another task. */
@@ -128,16 +128,16 @@ export class CheckoutsService {
    */
   async release(worker: SessionPrincipal, checkoutId: string): Promise<{ checkout_id: string; state: string }> {
     if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
-    const rows: Array<{ state: string; lease_age_ms: number }> = await this.db.query(
+    const rows: Array<{ state: string }> = await this.db.query(
       `WITH ended AS (
          UPDATE checkouts SET state = CASE WHEN expires_at > now() THEN 'released' ELSE 'expired' END, ended_at = now()
           WHERE id = $1 AND worker_id = $2 AND state = 'active'
-          RETURNING state, checked_out_at
-       ) SELECT state, ${leaseAgeMsSql('ended')} FROM ended`,
+          RETURNING state
+       ) SELECT state FROM ended`,
       [checkoutId, worker.userId],
     );
     if (rows[0]) {
-      this.expiry.ended(checkoutId, rows[0].lease_age_ms);
+      this.expiry.ended(checkoutId);
       return { checkout_id: checkoutId, state: rows[0].state };
     }
     const current: Array<{ state: string }> = await this.db.query('SELECT state FROM checkouts WHERE id = $1 AND worker_id = $2', [

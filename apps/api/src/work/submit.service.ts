@@ -12,7 +12,7 @@ import { pgPool, runPrepared, type PreparedStatement } from '../database/prepare
 import { computeConsensus, soloConsensusText, storeConsensus } from '../submissions/stored-consensus';
 import type { ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
-import { CheckoutExpiryScheduler, leaseAgeMsSql } from './checkout-expiry.scheduler';
+import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
 import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
 
 /** A checkout with what submitting it needs to know. */
@@ -48,7 +48,6 @@ interface SubmittedRow {
   reward: number;
   completed_at: Date | null;
   event_id: string | null;
-  lease_age_ms: number;
   threshold: number | null;
   required: number | null;
   /**
@@ -92,7 +91,7 @@ const SUBMIT: PreparedStatement = {
     ), ended AS (
       UPDATE checkouts c SET state = 'submitted', ended_at = now()
         FROM submitted WHERE c.id = submitted.checkout_id
-      RETURNING c.task_id, c.checked_out_at
+      RETURNING c.task_id
     ), task AS (
       UPDATE tasks t
          SET submission_count = t.submission_count + 1,
@@ -113,11 +112,11 @@ const SUBMIT: PreparedStatement = {
        WHERE task.completed_at IS NOT NULL AND task.callback_endpoint_id IS NOT NULL
       RETURNING id
     )
-    SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id, ${leaseAgeMsSql('ended')},
+    SELECT task.id AS task_id, submitted.reward, task.completed_at, (SELECT id FROM event) AS event_id,
            CASE WHEN task.completed_at IS NOT NULL THEN lease.consensus_iou_threshold END AS threshold,
            CASE WHEN task.completed_at IS NOT NULL THEN task.required_submissions END AS required,
            CASE WHEN task.completed_at IS NOT NULL AND task.required_submissions > 1 THEN task_consensus_inputs(task.id) END AS subs
-      FROM submitted CROSS JOIN task CROSS JOIN lease CROSS JOIN ended`,
+      FROM submitted CROSS JOIN task CROSS JOIN lease`,
 };
 
 /** SQLSTATEs that mean the lease changed under the submit: answered from the state that won. */
@@ -192,7 +191,7 @@ export class SubmitService {
         throw error;
       }
       if (!row) return undefined;
-      this.expiry.ended(checkoutId, row.lease_age_ms);
+      this.expiry.ended(checkoutId);
       // SUBMIT stored a one-submission task's consensus itself (subs null); several are computed here.
       if (row.completed_at && row.subs) await this.storeConsensus(row);
       // After the commit: the event exists for sure. If this enqueue is lost, the outbox relay catches it.

@@ -3,7 +3,7 @@ import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { ProducerQueues } from '../../queues/producer-queues';
-import { CheckoutExpiryScheduler, expiryJobId } from '../checkout-expiry.scheduler';
+import { CheckoutExpiryScheduler, expiryJobId, MAX_PENDING } from '../checkout-expiry.scheduler';
 import { expireLeases } from '../lease-expiry';
 
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
@@ -259,6 +259,22 @@ describe('worker API /api/work', () => {
       } finally {
         add.mockRestore();
       }
+    });
+
+    it('adds a lease’s job at checkout past MAX_PENDING leases in their grace, and removes it when the young lease ends', async () => {
+      const r = await aRequester(t);
+      await newTask(r);
+      const [w] = await workers(1);
+      const scheduler = t.app.get(CheckoutExpiryScheduler);
+      const queue = t.app.get(ProducerQueues).checkoutExpiry;
+      // Leases of no checkout fill the process's grace; the tick finds none of them active.
+      const far = new Date(Date.now() + 600_000);
+      for (let i = 0; i < MAX_PENDING; i++) scheduler.leased(randomUUID(), new Date(), far);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      expect(await eventually(async () => Boolean(await queue.getJob(expiryJobId(lease.checkout_id))), 500, 10)).toBe(true);
+      expect((await submit(w, lease.checkout_id)).status).toBe(201);
+      expect(await eventually(async () => !(await queue.getJob(expiryJobId(lease.checkout_id))), 2_000)).toBe(true);
+      await scheduler.flush(true);
     });
 
     it('takes a lease’s expiry job off the queue when the lease is submitted or released', async () => {
