@@ -46,7 +46,9 @@ export class WebhookSender {
     this.slots = new ReceiverSlots(options.perReceiver);
     this.agent = new Agent({
       connect: {
-        timeout: options.connectTimeoutMs,
+        // undici does not cut a connect short on the request's abort signal, only on this timeout, so
+        // a connect timeout above the total would let a silent address hold a delivery past its total.
+        timeout: Math.min(options.connectTimeoutMs, options.totalTimeoutMs),
         ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup }),
       },
       headersTimeout: options.totalTimeoutMs,

@@ -75,9 +75,11 @@ describe('WebhookSender limits', () => {
     expect(outcome.durationMs).toBeLessThan(3000);
   });
 
-  it('gives up connecting after the connect timeout, before the total time runs out', async () => {
-    // A listener whose process never accepts: once its backlog is full, the kernel drops further SYNs,
-    // so a connect neither succeeds nor fails (as with a firewall that drops packets).
+  /**
+   * A listener whose process never accepts: once its backlog is full, the kernel drops further SYNs,
+   * so a connect neither succeeds nor fails (as with a firewall that drops packets).
+   */
+  const unanswering = async (): Promise<string> => {
     const child = spawn(process.execPath, ['-e', `
       const server = require('node:net').createServer();
       server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
@@ -89,10 +91,20 @@ describe('WebhookSender limits', () => {
     const port = Number(String(line).trim());
     await new Promise((r) => setTimeout(r, 200));
     await fillBacklog(port, sockets);
+    return `http://127.0.0.1:${port}/hook`;
+  };
 
-    const outcome = await post(sender({ connectTimeoutMs: 300, totalTimeoutMs: 8000 }), `http://127.0.0.1:${port}/hook`);
+  it('gives up connecting after the connect timeout, before the total time runs out', async () => {
+    const outcome = await post(sender({ connectTimeoutMs: 300, totalTimeoutMs: 8000 }), await unanswering());
     expect(outcome.status).toBeUndefined();
     expect(outcome.error).toMatch(/CONNECT_TIMEOUT/);
+    expect(outcome.durationMs).toBeLessThan(4000);
+  });
+
+  it('keeps to the total time when it is shorter than the connect timeout', async () => {
+    // undici does not cut a connect short on the request's abort signal: only the connect timeout does.
+    const outcome = await post(sender({ connectTimeoutMs: 8000, totalTimeoutMs: 300 }), await unanswering());
+    expect(outcome.status).toBeUndefined();
     expect(outcome.durationMs).toBeLessThan(4000);
   });
 
