@@ -87,7 +87,7 @@ describe('WebhookSender limits', () => {
         setTimeout(() => { for (;;); }, 50); // stop accepting for good
       });`]);
     children.push(child);
-    const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+    const [line] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
     const port = Number(String(line).trim());
     await new Promise((r) => setTimeout(r, 200));
     await fillBacklog(port, sockets);
