@@ -22,6 +22,7 @@ import { SubmitCountsItsLease1764500000000 } from './migrations/1764500000000-su
 import { PendingEventIndexes1764600000000 } from './migrations/1764600000000-pending-event-indexes';
 import { CompletingSubmitReadsItsTask1764700000000 } from './migrations/1764700000000-completing-submit-reads-its-task';
 import { CountCheckInOneQuery1764800000000 } from './migrations/1764800000000-count-check-in-one-query';
+import { EventsLockNoSharedRow1764900000000 } from './migrations/1764900000000-events-lock-no-shared-row';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -52,6 +53,7 @@ export const MIGRATIONS = [
   PendingEventIndexes1764600000000,
   CompletingSubmitReadsItsTask1764700000000,
   CountCheckInOneQuery1764800000000,
+  EventsLockNoSharedRow1764900000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

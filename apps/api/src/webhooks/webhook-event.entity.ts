@@ -19,15 +19,17 @@ export class WebhookEvent {
   @Column('uuid')
   accountId!: string;
 
-  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'fk_webhook_events_account' })
+  // No foreign key here or on endpoint (migration 1764900000000): every completion of the account would
+  // lock the same two rows. The task's key below carries the event's lifetime.
+  @ManyToOne(() => Account, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'account_id' })
   account?: Account;
 
   @Column('uuid', { nullable: true })
   endpointId!: string | null;
 
-  @ManyToOne(() => WebhookEndpoint, { onDelete: 'SET NULL' })
-  @JoinColumn({ name: 'endpoint_id', foreignKeyConstraintName: 'fk_webhook_events_endpoint' })
+  @ManyToOne(() => WebhookEndpoint, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'endpoint_id' })
   endpoint?: WebhookEndpoint;
 
   @Column('uuid', { nullable: true })

@@ -122,6 +122,44 @@ describe('webhooks', () => {
     expect(recomputed?.json?.data).toMatchObject({ annotations: { task_uuid: changedTask, annotations: [{ ...BOX, support: 1, agreement: 1 }] } });
   });
 
+  it('completes a task without waiting on its account’s row or its callback address’s row', async () => {
+    // Every completion of an account writes an event naming the same account and address; a foreign key
+    // to them would lock both rows on each insert (FOR KEY SHARE), so hundreds of completions in flight
+    // would pile their locks onto two rows (migration 1764900000000). Here another transaction holds
+    // both rows FOR UPDATE, which such a key's lock would have to wait for.
+    const r = await aRequester(t);
+    const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: receiver.url('/unlocked') });
+    expect(added.status).toBe(201);
+    const taskId = added.body.data.task_uuid as string;
+    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
+    expect(lease.status).toBe(201);
+
+    const holder = t.db.createQueryRunner();
+    await holder.connect();
+    await holder.startTransaction();
+    try {
+      const held = await holder.query(
+        `SELECT a.id AS account_id, t.callback_endpoint_id FROM tasks t JOIN projects p ON p.id = t.project_id JOIN accounts a ON a.id = p.account_id
+          WHERE t.id = $1 FOR UPDATE OF a`,
+        [taskId],
+      );
+      await holder.query(`SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, [held[0].callback_endpoint_id]);
+      const submit = t.request({
+        method: 'POST',
+        url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
+        headers: worker.auth,
+        body: { annotations: [BOX], image_width: 640, image_height: 480 },
+      });
+      const outcome = await Promise.race([submit.then((res) => res.status), sleep(3000).then(() => 'still waiting')]);
+      expect(outcome).toBe(201);
+    } finally {
+      await holder.rollbackTransaction();
+      await holder.release();
+    }
+    const [event] = (await eventually(() => receiver.events('/unlocked').length === 1 && receiver.events('/unlocked'))) || [];
+    expect(event?.json?.data).toMatchObject({ task: { task_uuid: taskId } });
+  });
+
   it('delivers at once an event whose address is confirmed while its job is parking it', async () => {
     // The challenge is answered 503 with a long Retry-After, so nothing but this test confirms the address.
     receiver.on('/racing', (req) => (req.json?.event === 'challenge' ? { status: 503, headers: { 'retry-after': '600' } } : { status: 200 }));
