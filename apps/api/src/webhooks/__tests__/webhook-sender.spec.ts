@@ -83,7 +83,7 @@ describe('WebhookSender limits', () => {
     const child = spawn(process.execPath, ['-e', `
       const server = require('node:net').createServer();
       server.listen({ port: 0, host: '127.0.0.1', backlog: 1 }, () => {
-        console.log(server.address().port);
+        process.stdout.write(String(server.address().port));
         setTimeout(() => { for (;;); }, 50); // stop accepting for good
       });`]);
     children.push(child);
