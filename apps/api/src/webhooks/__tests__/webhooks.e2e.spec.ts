@@ -25,21 +25,32 @@ const FAST = {
 };
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
 
-/** Completes one task (required_submissions 1) with `callbackUrl`, through the real APIs. */
-async function completeTask(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
+/** Adds one task (required_submissions 1) with `callbackUrl` and leases it to `worker`, through the real APIs. */
+async function addAndLease(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<{ taskId: string; checkoutId: string }> {
   const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: callbackUrl });
   expect(added.status).toBe(201);
   const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
   expect(lease.status).toBe(201);
   expect(lease.body.data.task_uuid).toBe(added.body.data.task_uuid);
+  return { taskId: added.body.data.task_uuid, checkoutId: lease.body.data.checkout_id };
+}
+
+/** Submits one box for the lease; resolves to the HTTP status. */
+async function submitBox(t: TestApp, worker: SignedIn, checkoutId: string): Promise<number> {
   const done = await t.request({
     method: 'POST',
-    url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
+    url: `/api/work/checkouts/${checkoutId}/submit`,
     headers: worker.auth,
     body: { annotations: [BOX], image_width: 640, image_height: 480 },
   });
-  expect(done.status).toBe(201);
-  return added.body.data.task_uuid;
+  return done.status;
+}
+
+/** Completes one task (required_submissions 1) with `callbackUrl`, through the real APIs. */
+async function completeTask(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
+  const { taskId, checkoutId } = await addAndLease(t, r, worker, callbackUrl);
+  expect(await submitBox(t, worker, checkoutId)).toBe(201);
+  return taskId;
 }
 
 const secretOf = async (t: TestApp, r: Requester): Promise<string> =>
@@ -128,29 +139,19 @@ describe('webhooks', () => {
     // would pile their locks onto two rows (migration 1764900000000). Here another transaction holds
     // both rows FOR UPDATE, which such a key's lock would have to wait for.
     const r = await aRequester(t);
-    const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: receiver.url('/unlocked') });
-    expect(added.status).toBe(201);
-    const taskId = added.body.data.task_uuid as string;
-    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
-    expect(lease.status).toBe(201);
+    const { taskId, checkoutId } = await addAndLease(t, r, worker, receiver.url('/unlocked'));
 
     const holder = t.db.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
     try {
       const held = await holder.query(
-        `SELECT a.id AS account_id, t.callback_endpoint_id FROM tasks t JOIN projects p ON p.id = t.project_id JOIN accounts a ON a.id = p.account_id
+        `SELECT t.callback_endpoint_id FROM tasks t JOIN projects p ON p.id = t.project_id JOIN accounts a ON a.id = p.account_id
           WHERE t.id = $1 FOR UPDATE OF a`,
         [taskId],
       );
       await holder.query(`SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, [held[0].callback_endpoint_id]);
-      const submit = t.request({
-        method: 'POST',
-        url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
-        headers: worker.auth,
-        body: { annotations: [BOX], image_width: 640, image_height: 480 },
-      });
-      const outcome = await Promise.race([submit.then((res) => res.status), sleep(3000).then(() => 'still waiting')]);
+      const outcome = await Promise.race([submitBox(t, worker, checkoutId), sleep(3000).then(() => 'still waiting')]);
       expect(outcome).toBe(201);
     } finally {
       await holder.rollbackTransaction();
