@@ -53,6 +53,8 @@ export const configSchema = z.object({
   WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
   /** How overdue an event must be before the relay assumes its job is lost. */
   WEBHOOK_RELAY_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Days a delivered or failed event and its attempts stay in the delivery log; 0 keeps them for good. */
+  WEBHOOK_EVENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /**
    * How long a lease lives, at most, before its checkout-expiry job is added (half its allowed time when
    * that is shorter); leases that end sooner never touch Redis. 0 adds every job at checkout.

@@ -1,5 +1,6 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
 import type { AppRole } from '../config/config.schema';
+import { EventRetention } from './event-retention';
 import { OutboxRelay } from './outbox-relay';
 import { WebhookChallengeProcessor } from './webhook-challenge.processor';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
@@ -11,13 +12,13 @@ import { WebhooksConsoleService } from './webhooks-console.service';
 
 /**
  * Webhooks (API.md §2): address registration and the outbox producers everywhere; the HTTP sender,
- * the delivery and challenge workers and the relay only in processes that run jobs.
+ * the delivery and challenge workers, the relay and the log's retention only in processes that run jobs.
  */
 @Global()
 @Module({})
 export class WebhooksModule {
   static register(role: AppRole): DynamicModule {
-    const jobs: Provider[] = role === 'http' ? [] : [webhookSenderProvider, WebhookDeliveryProcessor, WebhookChallengeProcessor, OutboxRelay];
+    const jobs: Provider[] = role === 'http' ? [] : [webhookSenderProvider, WebhookDeliveryProcessor, WebhookChallengeProcessor, OutboxRelay, EventRetention];
     return {
       module: WebhooksModule,
       controllers: [WebhooksConsoleController],

@@ -1,0 +1,86 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+
+/** Rows one statement deletes: short transactions, so the hot path never queues behind a purge. */
+const BATCH = 1000;
+/** The first pass comes soon after boot (a process restarted often still purges), then one an hour. */
+const FIRST_PASS_MS = 60_000;
+const PASS_EVERY_MS = 3_600_000;
+
+/**
+ * Deletes the delivery log's ended events (delivered or failed) once they are older than
+ * WEBHOOK_EVENT_RETENTION_DAYS, and their attempts with them (ON DELETE CASCADE). The outbox gets a row
+ * per completion and the attempts one more per try, so without this the two tables grow for as long as
+ * the service runs. Pending events are never deleted: they are work still to do. Walks each account's
+ * events oldest first on the index the console's log reads (account, created_at), so a pass costs no new
+ * index on the completion's path. Safe with several jobs processes: a row another pass deleted first is
+ * skipped. Runs in roles jobs and all (docs/webhooks.md §6).
+ */
+@Injectable()
+export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(EventRetention.name);
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.WEBHOOK_EVENT_RETENTION_DAYS === 0) return;
+    this.schedule(FIRST_PASS_MS);
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  /**
+   * One pass: deletes ended events created before `now - retention`, a batch at a time until none is
+   * left. Returns how many it deleted; 0 when retention is off or a pass is already running.
+   */
+  async purge(): Promise<number> {
+    const days = this.config.WEBHOOK_EVENT_RETENTION_DAYS;
+    if (days === 0 || this.running) return 0;
+    this.running = true;
+    let deleted = 0;
+    try {
+      for (;;) {
+        const [, count]: [unknown, number] = await this.db.query(
+          `DELETE FROM webhook_events WHERE id IN (
+             SELECT old.id FROM accounts a
+              CROSS JOIN LATERAL (
+                SELECT e.id FROM webhook_events e
+                 WHERE e.account_id = a.id AND e.created_at < now() - make_interval(days => $1) AND e.state <> 'pending'
+                 ORDER BY e.created_at LIMIT $2
+              ) old
+              LIMIT $2)`,
+          [days, BATCH],
+        );
+        deleted += count;
+        if (count < BATCH) return deleted;
+      }
+    } catch (error) {
+      this.logger.warn(`webhook event purge stopped after ${deleted} events: ${(error as Error).message}`);
+      return deleted;
+    } finally {
+      this.running = false;
+      if (deleted > 0) this.logger.log(`deleted ${deleted} webhook events older than ${days} days, with their attempts`);
+    }
+  }
+
+  /** The next pass `delayMs` from now; none once shut down, even when a pass ends after that. */
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      void this.purge().finally(() => this.schedule(PASS_EVERY_MS));
+    }, delayMs);
+    this.timer.unref();
+  }
+}
