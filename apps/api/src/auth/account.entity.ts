@@ -13,6 +13,13 @@ export class Account {
   @Column('text')
   webhookSigningSecret!: string;
 
+  /** The secret a rotation replaced; it signs beside the new one until `webhookPreviousSecretExpiresAt`. */
+  @Column('text', { nullable: true })
+  webhookPreviousSigningSecret!: string | null;
+
+  @Column('timestamptz', { nullable: true })
+  webhookPreviousSecretExpiresAt!: Date | null;
+
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;
 }

@@ -23,6 +23,7 @@ import { PendingEventIndexes1764600000000 } from './migrations/1764600000000-pen
 import { CompletingSubmitReadsItsTask1764700000000 } from './migrations/1764700000000-completing-submit-reads-its-task';
 import { CountCheckInOneQuery1764800000000 } from './migrations/1764800000000-count-check-in-one-query';
 import { EventsLockNoSharedRow1764900000000 } from './migrations/1764900000000-events-lock-no-shared-row';
+import { SigningSecretRotation1765000000000 } from './migrations/1765000000000-signing-secret-rotation';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -54,6 +55,7 @@ export const MIGRATIONS = [
   CompletingSubmitReadsItsTask1764700000000,
   CountCheckInOneQuery1764800000000,
   EventsLockNoSharedRow1764900000000,
+  SigningSecretRotation1765000000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

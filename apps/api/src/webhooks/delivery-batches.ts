@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { ASYNC_COMMIT } from '../database/async-commit';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { TASK_COMPLETED_SQL, type TaskCompletedRow } from './event-payload';
+import { signingSecretsSql } from './signing';
 
 export interface EventRow {
   event_id: string;
@@ -13,7 +14,8 @@ export interface EventRow {
   event_created_at: Date;
   url: string | null;
   endpoint_state: string | null;
-  secret: string;
+  /** The account's signing secrets (signingSecretsSql): the current one, and the one it replaced while that still signs. */
+  secrets: string[];
   /** The task's columns (TASK_COMPLETED_SQL) when the body is still to be built; null otherwise. */
   task: TaskCompletedRow | null;
 }
@@ -42,7 +44,7 @@ const READ_EVENTS: PreparedStatement = {
   name: 'webhook_delivery_read_events',
   text: `
     SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.body, e.created_at AS event_created_at,
-           ep.url, ep.state AS endpoint_state, a.webhook_signing_secret AS secret,
+           ep.url, ep.state AS endpoint_state, ${signingSecretsSql('a')} AS secrets,
            CASE WHEN e.body IS NULL THEN
              (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
                                             WHERE t.id = e.task_id) x)

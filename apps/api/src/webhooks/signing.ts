@@ -6,16 +6,29 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const PREVIOUS_SECRET_HOURS = 24;
+
+/**
+ * SQL for the secrets that sign an account's webhooks now, as text[]: the current one, then the one it
+ * replaced while that is still within its overlap. `account` is the accounts table's alias.
+ */
+export const signingSecretsSql = (account: string) =>
+  `array_remove(ARRAY[${account}.webhook_signing_secret,
+     CASE WHEN ${account}.webhook_previous_secret_expires_at > now() THEN ${account}.webhook_previous_signing_secret END], NULL)`;
+
 /**
  * The Standard Webhooks headers for one delivery: `webhook-id`, `webhook-timestamp` (unix seconds),
- * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. Signed by the reference
- * library so receivers using any Standard Webhooks verifier agree with us.
+ * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one signature per secret,
+ * space-separated, as the convention allows during a rotation: a verifier holding either secret
+ * accepts the request. Signed by the reference library so receivers using any Standard Webhooks
+ * verifier agree with us.
  */
-export function signatureHeaders(secret: string, id: string, body: string, at = new Date()): Record<string, string> {
+export function signatureHeaders(secrets: readonly string[], id: string, body: string, at = new Date()): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': new Webhook(secret).sign(id, new Date(timestamp * 1000), body),
+    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(id, new Date(timestamp * 1000), body)).join(' '),
   };
 }

@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { nextDelayMs } from './retry-policy';
-import { signatureHeaders } from './signing';
+import { signatureHeaders, signingSecretsSql } from './signing';
 import { WebhookJobs } from './webhook-jobs';
 import { WebhookSender, type SendOutcome } from './webhook-sender';
 
@@ -18,7 +18,7 @@ interface EndpointRow {
   state: string;
   challenge_token: string;
   attempt_count: number;
-  secret: string;
+  secrets: string[];
 }
 
 /**
@@ -40,7 +40,7 @@ export class WebhookChallengeProcessor extends WorkerHost {
 
   async process(job: Job<WebhookChallengeJob>, token?: string): Promise<'confirmed' | 'retry' | 'failed' | 'skipped'> {
     const rows: EndpointRow[] = await this.db.query(
-      `SELECT ep.id, ep.url, ep.state, ep.challenge_token, ep.attempt_count, a.webhook_signing_secret AS secret
+      `SELECT ep.id, ep.url, ep.state, ep.challenge_token, ep.attempt_count, ${signingSecretsSql('a')} AS secrets
          FROM webhook_endpoints ep JOIN accounts a ON a.id = ep.account_id WHERE ep.id = $1`,
       [job.data.endpointId],
     );
@@ -48,7 +48,7 @@ export class WebhookChallengeProcessor extends WorkerHost {
     if (!endpoint || endpoint.state !== 'pending') return 'skipped';
 
     const body = JSON.stringify({ event: 'challenge', data: { token: endpoint.challenge_token } });
-    const outcome = await this.sender.post(endpoint.url, body, signatureHeaders(endpoint.secret, randomUUID(), body));
+    const outcome = await this.sender.post(endpoint.url, body, signatureHeaders(endpoint.secrets, randomUUID(), body));
     const attempts = endpoint.attempt_count + 1;
     const failure = challengeFailure(outcome, endpoint.challenge_token);
 

@@ -79,7 +79,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       if (!built) return this.end(eventId, 'failed', 'the task is gone or not complete');
       body = JSON.stringify(built);
     }
-    const outcome = await this.sender.postUnlessBusy(event.url, body, signatureHeaders(event.secret, eventId, body), this.config.WEBHOOK_RECEIVER_WAIT_MS);
+    const outcome = await this.sender.postUnlessBusy(event.url, body, signatureHeaders(event.secrets, eventId, body), this.config.WEBHOOK_RECEIVER_WAIT_MS);
     if ('busyForMs' in outcome) {
       // Nothing was sent, so no attempt is logged. The job waits in Redis about as long as the receiver
       // has been stuck, so a slow receiver's backlog comes back as a trickle, not a busy loop.

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { newSigningSecret, PREVIOUS_SECRET_HOURS } from './signing';
 import { WebhookJobs } from './webhook-jobs';
 
 const PAGE = 50;
@@ -17,9 +18,12 @@ export class WebhooksConsoleService {
   ) {}
 
   async settings(accountId: string): Promise<WebhookSettingsResponse> {
-    const [account]: Array<{ secret: string }> = await this.db.query('SELECT webhook_signing_secret AS secret FROM accounts WHERE id = $1', [
-      accountId,
-    ]);
+    const [account]: Array<{ secret: string; previous_expires_at: Date | null }> = await this.db.query(
+      `SELECT webhook_signing_secret AS secret,
+              CASE WHEN webhook_previous_secret_expires_at > now() THEN webhook_previous_secret_expires_at END AS previous_expires_at
+         FROM accounts WHERE id = $1`,
+      [accountId],
+    );
     const endpoints: Array<{ url: string; state: string; confirmed_at: Date | null; last_error: string | null; created_at: Date }> =
       await this.db.query(
         'SELECT url, state, confirmed_at, last_error, created_at FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at, id',
@@ -27,6 +31,7 @@ export class WebhooksConsoleService {
       );
     return {
       signing_secret: account.secret,
+      previous_secret_expires_at: account.previous_expires_at?.toISOString() ?? null,
       endpoints: endpoints.map((e) => ({
         url: e.url,
         state: e.state,
@@ -35,6 +40,22 @@ export class WebhooksConsoleService {
         created_at: e.created_at.toISOString(),
       })),
     };
+  }
+
+  /**
+   * A new signing secret for the account. The one it replaces keeps signing beside it for
+   * PREVIOUS_SECRET_HOURS (every delivery carries both signatures), so a receiver can switch its verifier
+   * without rejecting anything in between. A second rotation within that time retires the first one's
+   * old secret at once: only the secret it replaces overlaps.
+   */
+  async rotateSigningSecret(accountId: string): Promise<WebhookSettingsResponse> {
+    await this.db.query(
+      `UPDATE accounts SET webhook_previous_signing_secret = webhook_signing_secret,
+              webhook_previous_secret_expires_at = now() + make_interval(hours => $3), webhook_signing_secret = $2
+        WHERE id = $1`,
+      [accountId, newSigningSecret(), PREVIOUS_SECRET_HOURS],
+    );
+    return this.settings(accountId);
   }
 
   /** Newest first, 50 a page; `before` is the created_at of the last event of the previous page. */

@@ -17,6 +17,13 @@ export class WebhooksConsoleController {
     return { data: await this.webhooks.settings(session.accountId) };
   }
 
+  /** A new signing secret; the old one keeps signing beside it for a day (docs/webhooks.md §3). */
+  @Post('signing-secret/rotate')
+  @HttpCode(200)
+  async rotateSigningSecret(@CurrentSession() session: SessionPrincipal): Promise<DataBody<WebhookSettingsResponse>> {
+    return { data: await this.webhooks.rotateSigningSecret(session.accountId) };
+  }
+
   @Get('events')
   async events(
     @CurrentSession() session: SessionPrincipal,

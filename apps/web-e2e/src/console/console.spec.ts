@@ -184,6 +184,19 @@ describe('the requester console', () => {
         'a second attempt in the log',
       );
 
+      // Rotating the signing secret, after a confirmation: a new secret, and the page says until when the old one still signs.
+      await page.getByRole('button', { name: 'Show' }).click();
+      const oldSecret = await page.getByTestId('signing-secret').innerText();
+      expect(oldSecret).toMatch(/^whsec_/);
+      expect(await page.getByTestId('previous-secret').count()).toBe(0);
+      await page.getByTestId('rotate-secret').click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Rotate secret' }).click();
+      await page.getByTestId('previous-secret').waitFor();
+      expect(await page.getByTestId('previous-secret').innerText()).toMatch(/previous secret also signs every delivery until/);
+      const newSecret = await page.getByTestId('signing-secret').innerText();
+      expect(newSecret).toMatch(/^whsec_/);
+      expect(newSecret).not.toBe(oldSecret);
+
       // Progress and money, then cancel the rest: the dialog states how many and how much.
       const overview = new ProjectOverviewPage(page);
       await overview.open(projectUuid);

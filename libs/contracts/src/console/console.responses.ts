@@ -60,9 +60,11 @@ export interface WebhookEndpointInfo {
   created_at: string;
 }
 
-/** GET /api/console/webhooks */
+/** GET /api/console/webhooks, and POST /api/console/webhooks/signing-secret/rotate */
 export interface WebhookSettingsResponse {
   signing_secret: string;
+  /** While the secret a rotation replaced still signs beside this one: until when. Null otherwise. */
+  previous_secret_expires_at: string | null;
   endpoints: WebhookEndpointInfo[];
 }
 

@@ -110,6 +110,53 @@ describe('webhooks', () => {
     expect(statuses(logged)).toEqual([200]);
   });
 
+  it('rotates the signing secret: both secrets sign for a day, then only the new one', async () => {
+    const r = await aRequester(t);
+    const verifies = (secret: string, event: ReceivedRequest) => {
+      try {
+        new Webhook(secret).verify(event.body, event.headers as Record<string, string>);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const deliveredTo = async (path: string, n: number) =>
+      ((await eventually(() => receiver.events(path).length === n && receiver.events(path))) || [])[n - 1] as ReceivedRequest;
+    const old = await secretOf(t, r);
+    await completeTask(t, r, worker, receiver.url('/rotating'));
+    expect((await deliveredTo('/rotating', 1)).headers['webhook-signature']).toMatch(/^v1,\S+$/);
+
+    const rotated = await t.request({ method: 'POST', url: '/api/console/webhooks/signing-secret/rotate', headers: r.auth, body: {} });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.data.signing_secret;
+    expect(fresh).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(fresh).not.toBe(old);
+    const overlapEnds = Date.parse(rotated.body.data.previous_secret_expires_at) - Date.now();
+    expect(overlapEnds).toBeGreaterThan(23.9 * 3600_000);
+    expect(overlapEnds).toBeLessThanOrEqual(24 * 3600_000);
+    expect((await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data).toMatchObject({
+      signing_secret: fresh,
+      previous_secret_expires_at: rotated.body.data.previous_secret_expires_at,
+    });
+
+    // During the overlap every delivery carries both signatures: a verifier with either secret accepts it.
+    await completeTask(t, r, worker, receiver.url('/rotating'));
+    const during = await deliveredTo('/rotating', 2);
+    expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    expect([verifies(fresh, during), verifies(old, during)]).toEqual([true, true]);
+
+    // Once the overlap is over, only the new secret signs.
+    await t.db.query(`UPDATE accounts SET webhook_previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [r.accountId]);
+    expect((await secretOf(t, r))).toBe(fresh);
+    expect((await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data.previous_secret_expires_at).toBeNull();
+    await completeTask(t, r, worker, receiver.url('/rotating'));
+    const after = await deliveredTo('/rotating', 3);
+    expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
+    expect([verifies(fresh, after), verifies(old, after)]).toEqual([true, false]);
+
+    expect((await t.request({ method: 'POST', url: '/api/console/webhooks/signing-secret/rotate', body: {} })).status).toBe(401);
+  });
+
   it('sends the consensus stored at completion, or the one of the project’s threshold when it changed since', async () => {
     // The challenge is held (503) until both tasks are complete and their stored consensus doctored, so
     // the event bodies are built afterwards, from what is stored then.

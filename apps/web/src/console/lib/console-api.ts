@@ -61,5 +61,6 @@ export const consoleApi = {
   webhooks: (signal?: AbortSignal) => api.get<WebhookSettings>('/api/console/webhooks', signal),
   webhookEvents: (options: { state?: WebhookEventState; before?: string }, signal?: AbortSignal) =>
     api.get<WebhookEvent[]>(`/api/console/webhooks/events${query(options)}`, signal),
+  rotateSigningSecret: () => apiRequest<WebhookSettings>('/api/console/webhooks/signing-secret/rotate', { method: 'POST', body: {} }),
   redeliver: (eventId: string) => apiRequest<{ id: string; state: string }>(`/api/console/webhooks/events/${id(eventId)}/redeliver`, { method: 'POST', body: {} }),
 };

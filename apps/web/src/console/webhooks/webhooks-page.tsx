@@ -1,7 +1,11 @@
+import type { ErrorItem } from '@crowdbox/contracts';
 import { useState } from 'react';
+import { errorItems } from '../../api/client';
+import { ErrorList } from '../../shell/error-list';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { LoadView } from '../components/load-view';
 import { CopyButton } from '../components/copy-button';
-import { consoleApi, type WebhookEndpoint } from '../lib/console-api';
+import { consoleApi, type WebhookEndpoint, type WebhookSettings } from '../lib/console-api';
 import { formatDateTime } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { EventLog } from './event-log';
@@ -22,7 +26,7 @@ export function WebhooksPage() {
       <LoadView state={settings.state} label="Loading webhook settings" onRetry={settings.reload}>
         {(data) => (
           <>
-            <SigningSecret secret={data.signing_secret} />
+            <SigningSecret settings={data} onRotated={settings.reload} />
             <Endpoints endpoints={data.endpoints} />
           </>
         )}
@@ -32,7 +36,8 @@ export function WebhooksPage() {
   );
 }
 
-function SigningSecret({ secret }: { secret: string }) {
+function SigningSecret({ settings, onRotated }: { settings: WebhookSettings; onRotated: () => void }) {
+  const secret = settings.signing_secret;
   const [shown, setShown] = useState(false);
   return (
     <section className="card cbc-section" aria-labelledby="secret-title">
@@ -44,12 +49,63 @@ function SigningSecret({ secret }: { secret: string }) {
         </button>
         <CopyButton text={secret} what="signing secret" />
       </div>
+      {settings.previous_secret_expires_at && (
+        <p className="alert info" role="status" data-testid="previous-secret">
+          The previous secret also signs every delivery until {formatDateTime(settings.previous_secret_expires_at)}: switch your receiver to
+          the new one before then.
+        </p>
+      )}
       <p className="field-hint">
         Every delivery carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> (
         <code>v1,</code> base64 HMAC-SHA256 of <code>id.timestamp.body</code>), the Standard Webhooks convention. Deduplicate on{' '}
         <code>webhook-id</code>: delivery is at least once.
       </p>
+      <RotateSecret onRotated={onRotated} />
     </section>
+  );
+}
+
+/**
+ * "Rotate secret", for a secret that leaked or is due for a change. The old secret keeps signing beside
+ * the new one for a day, so receivers can switch without rejecting a delivery.
+ */
+function RotateSecret({ onRotated }: { onRotated: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const confirm = async () => {
+    setBusy(true);
+    setErrors([]);
+    try {
+      await consoleApi.rotateSigningSecret();
+      onRotated();
+    } catch (error) {
+      setErrors(errorItems(error));
+    } finally {
+      setBusy(false);
+      setOpen(false);
+    }
+  };
+  return (
+    <>
+      <ErrorList errors={errors} title="The secret was not rotated." />
+      <button type="button" className="button small" onClick={() => setOpen(true)} data-testid="rotate-secret">
+        Rotate secret
+      </button>
+      <ConfirmDialog
+        open={open}
+        busy={busy}
+        title="Rotate the signing secret?"
+        confirmLabel="Rotate secret"
+        onConfirm={confirm}
+        onClose={() => setOpen(false)}
+      >
+        <p>
+          A new secret signs every delivery from now on. For 24 hours the current one signs beside it (two signatures in{' '}
+          <code>webhook-signature</code>), so your receiver keeps accepting deliveries while you switch it to the new secret.
+        </p>
+      </ConfirmDialog>
+    </>
   );
 }
 
