@@ -7,7 +7,27 @@ import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
 import { WebhookJobs } from './webhook-jobs';
 
-const BATCH = 1000;
+/** Rows per query, whose jobs are then added together (one pipelined write on the shared client). */
+const PAGE = 1000;
+/**
+ * Pages per pass: up to 10,000 jobs every WEBHOOK_RELAY_INTERVAL_MS (2,000/s at 5 s), about what a
+ * jobs process can deliver on two cores, so a backlog after a long Redis outage drains at delivery speed
+ * without piling all of it into Redis's memory at once. The next pass takes the rest.
+ */
+const MAX_PAGES = 10;
+
+/** Overdue rows, oldest first, after the keyset ($2 time as text, $3 id); $1 is the grace in ms. */
+const OVERDUE_EVENTS = `
+  SELECT e.id, e.next_attempt_at::text AS at FROM webhook_events e JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
+   WHERE e.state = 'pending' AND ep.state = 'confirmed'
+     AND e.next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
+     AND ($2::timestamptz IS NULL OR (e.next_attempt_at, e.id) > ($2::timestamptz, $3::uuid))
+   ORDER BY e.next_attempt_at, e.id LIMIT ${PAGE}`;
+const OVERDUE_CHALLENGES = `
+  SELECT id, next_attempt_at::text AS at FROM webhook_endpoints
+   WHERE state = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
+     AND ($2::timestamptz IS NULL OR (next_attempt_at, id) > ($2::timestamptz, $3::uuid))
+   ORDER BY next_attempt_at, id LIMIT ${PAGE}`;
 
 /**
  * Nothing is lost between PostgreSQL and Redis (DESIGN.md §3): every few seconds, events and
@@ -42,28 +62,32 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (this.running || this.redis.status !== 'ready') return 0;
     this.running = true;
     try {
-      const grace = this.config.WEBHOOK_RELAY_GRACE_MS;
-      const events: Array<{ id: string }> = await this.db.query(
-        `SELECT e.id FROM webhook_events e JOIN webhook_endpoints ep ON ep.id = e.endpoint_id
-          WHERE e.state = 'pending' AND ep.state = 'confirmed'
-            AND e.next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
-          ORDER BY e.next_attempt_at LIMIT ${BATCH}`,
-        [grace],
-      );
-      const endpoints: Array<{ id: string }> = await this.db.query(
-        `SELECT id FROM webhook_endpoints
-          WHERE state = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
-          ORDER BY next_attempt_at LIMIT ${BATCH}`,
-        [grace],
-      );
-      for (const e of events) await this.jobs.addDelivery(e.id);
-      for (const ep of endpoints) await this.jobs.addChallenge(ep.id);
-      return events.length + endpoints.length;
+      const events = await this.enqueueOverdue(OVERDUE_EVENTS, (id) => this.jobs.addDelivery(id));
+      const challenges = await this.enqueueOverdue(OVERDUE_CHALLENGES, (id) => this.jobs.addChallenge(id));
+      return events + challenges;
     } catch (error) {
       this.logger.warn(`outbox relay pass failed: ${(error as Error).message}`);
       return 0;
     } finally {
       this.running = false;
     }
+  }
+
+  /**
+   * Walks the overdue rows by (next_attempt_at, id), a page at a time, adding each page's jobs at once:
+   * a backlog larger than a page (a long Redis outage) is not left to one page per pass. The keyset
+   * carries the time as PostgreSQL's text, which keeps the microseconds a JS Date would drop.
+   */
+  private async enqueueOverdue(sql: string, add: (id: string) => Promise<void>): Promise<number> {
+    let after: { at: string; id: string } | undefined;
+    let total = 0;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const rows: Array<{ id: string; at: string }> = await this.db.query(sql, [this.config.WEBHOOK_RELAY_GRACE_MS, after?.at ?? null, after?.id ?? null]);
+      await Promise.all(rows.map((row) => add(row.id)));
+      total += rows.length;
+      if (rows.length < PAGE) break;
+      after = rows[rows.length - 1];
+    }
+    return total;
   }
 }

@@ -54,7 +54,7 @@ export class WebhookEvent {
   @Column('timestamptz', { nullable: true })
   nextAttemptAt!: Date | null;
 
-  /** When a BullMQ job last took this event; the relay re-enqueues pending events that have none. */
+  /** Written by nothing yet (from the first schema): the relay judges a lost job by next_attempt_at and its grace. */
   @Column('timestamptz', { nullable: true })
   enqueuedAt!: Date | null;
 

@@ -13,6 +13,7 @@ import type { Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { pgPool } from '../../database/prepared-statement';
 import { DeliveryBatches } from '../delivery-batches';
+import { OutboxRelay } from '../outbox-relay';
 import { WebhookDeliveryProcessor } from '../webhook-delivery.processor';
 import { WebhookJobs } from '../webhook-jobs';
 
@@ -554,6 +555,32 @@ describe('webhooks: nothing is lost between the database and Redis', () => {
       await dropTestDatabase(database);
     }
   });
+
+  it('puts a backlog larger than a page back on the queue in one pass, up to 10,000 jobs', async () => {
+    const receiver = await new WebhookReceiver().start();
+    // The relay's timer is out of the way: the test runs its passes itself.
+    const t = await startTestApp({ ...FAST, WEBHOOK_RELAY_INTERVAL_MS: '600000' });
+    try {
+      const r = await aRequester(t);
+      const worker = await signUp(t);
+      await completeTask(t, r, worker, receiver.url('/backlog'));
+      await eventually(() => receiver.events('/backlog').length === 1);
+      await t.app.get(WebhookDeliveryProcessor).worker.pause();
+      // 10,500 events whose jobs were lost (a flushed Redis), all overdue, several in the same millisecond.
+      await t.db.query(
+        `INSERT INTO webhook_events (id, account_id, endpoint_id, type, payload, state, next_attempt_at)
+         SELECT gen_random_uuid(), e.account_id, e.endpoint_id, 'task_completed', '{}', 'pending', now() - interval '1 hour' - (i % 7) * interval '1 microsecond'
+           FROM webhook_events e, generate_series(1, 10500) i LIMIT 10500`,
+      );
+      const relay = t.app.get(OutboxRelay);
+      expect(await relay.tick()).toBe(10_000);
+      const queued = await t.app.get(WebhookJobs).deliveries.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+      expect(Object.values(queued).reduce((a, b) => a + b, 0)).toBe(10_000);
+    } finally {
+      await t.close();
+      await receiver.stop();
+    }
+  }, 40_000);
 
   it('delivers every event of tasks completed while Redis was stopped, once it is back', async () => {
     const port = await freePort();
