@@ -60,6 +60,13 @@ export async function createTemplateDatabase(): Promise<void> {
   });
 }
 
+/** A new database with no schema at all (a first boot), for the tests of migrating itself. */
+export async function createEmptyDatabase(): Promise<string> {
+  const name = `crowdbox_test_${randomBytes(6).toString('hex')}`;
+  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  return name;
+}
+
 /** A private database for one test file, copied from the migrated template. */
 export async function createTestDatabase(): Promise<string> {
   const name = `crowdbox_test_${randomBytes(6).toString('hex')}`;

@@ -24,6 +24,7 @@ import { CompletingSubmitReadsItsTask1764700000000 } from './migrations/17647000
 import { CountCheckInOneQuery1764800000000 } from './migrations/1764800000000-count-check-in-one-query';
 import { EventsLockNoSharedRow1764900000000 } from './migrations/1764900000000-events-lock-no-shared-row';
 import { SigningSecretRotation1765000000000 } from './migrations/1765000000000-signing-secret-rotation';
+import { RelayKeysetIndex1765100000000 } from './migrations/1765100000000-relay-keyset-index';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -56,6 +57,7 @@ export const MIGRATIONS = [
   CountCheckInOneQuery1764800000000,
   EventsLockNoSharedRow1764900000000,
   SigningSecretRotation1765000000000,
+  RelayKeysetIndex1765100000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

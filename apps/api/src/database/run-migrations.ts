@@ -1,14 +1,27 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 
 /** Any fixed number: every server process that boots takes this advisory lock before migrating. */
 const MIGRATION_LOCK = 727_001;
+const LOCK_POLL_MS = 200;
 
-/** Runs pending migrations, one process at a time, so several nodes can boot together safely. */
+/**
+ * Runs pending migrations, one process at a time, so several nodes can boot together safely.
+ *
+ * The lock is polled, not waited for: a session blocked in pg_advisory_lock() holds its statement's
+ * snapshot all the while, and CREATE INDEX CONCURRENTLY (migration 1765100000000) waits for every
+ * older snapshot to go. The migrating process would wait for the blocked one, which waits for the
+ * migrating process's lock: a hang PostgreSQL cannot see, since one link is in our code.
+ */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    for (;;) {
+      const [{ locked }]: Array<{ locked: boolean }> = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK]);
+      if (locked) break;
+      await sleep(LOCK_POLL_MS);
+    }
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);

@@ -8,7 +8,8 @@ export type WebhookEventState = 'pending' | 'delivered' | 'failed';
 /** The transactional outbox: written in the transaction that completes a task, delivered by BullMQ. */
 @Entity('webhook_events')
 // Partial (migration 1764600000000): only pending events are looked up by their time or their address.
-@Index('ix_webhook_events_pending_next', ['nextAttemptAt'], { where: `state = 'pending'` })
+// (next_attempt_at, id), migration 1765100000000: the relay's keyset pages are ordered range scans.
+@Index('ix_webhook_events_pending_next_id', ['nextAttemptAt', 'id'], { where: `state = 'pending'` })
 @Index('ix_webhook_events_account_created', ['accountId', 'createdAt'])
 @Index('ix_webhook_events_pending_endpoint', ['endpointId'], { where: `state = 'pending'` })
 @Check('ck_webhook_events_state', `"state" IN ('pending', 'delivered', 'failed')`)

@@ -1,0 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DataSource } from 'typeorm';
+import { createEmptyDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
+import { MIGRATIONS, dataSourceOptions } from '../data-source.options';
+import { runMigrations } from '../run-migrations';
+
+describe('runMigrations', () => {
+  it('lets three processes boot together on a new database: one migrates, the others wait, none hangs', async () => {
+    const name = await createEmptyDatabase();
+    const processes = [0, 1, 2].map(() => new DataSource(dataSourceOptions(databaseUrl(name), 2)));
+    try {
+      await Promise.all(processes.map((p) => p.initialize()));
+      // A waiter blocked in pg_advisory_lock() would hold a snapshot that CREATE INDEX CONCURRENTLY
+      // waits for, while it waits for the migrating process: that hang ends here as a timeout.
+      const booted = Promise.all(processes.map((p) => runMigrations(p))).then(() => 'migrated');
+      expect(await Promise.race([booted, sleep(30_000).then(() => 'hung')])).toBe('migrated');
+      const applied: Array<{ name: string }> = await processes[0].query('SELECT name FROM schema_migrations ORDER BY id');
+      expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
+      expect(await processes[1].showMigrations()).toBe(false);
+    } finally {
+      await Promise.all(processes.map((p) => (p.isInitialized ? p.destroy() : undefined)));
+      await dropTestDatabase(name);
+    }
+  }, 60_000);
+});
