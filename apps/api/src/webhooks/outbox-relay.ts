@@ -18,21 +18,18 @@ const MAX_PAGES = 10;
 
 /**
  * A page of overdue rows, oldest first, after the keyset ($2: the time as text, $3: the id); $1 is the
- * grace in ms. `due`: whether to enqueue it (an event whose address is no longer confirmed waits for its
- * challenge). The page is taken from the pending events' index alone, in its order, and joined after:
- * joined first, the planner misjudged how many rows the join keeps and sorted the whole backlog for
- * every page (~0.5 s per page at 300,000 overdue events, against ~10 ms this way).
+ * grace in ms. Straight from the pending events' index, in its order (~10 ms a page at 300,000 overdue
+ * events; joined to the addresses, the planner sorted the whole backlog for each page, ~0.5 s). Every
+ * overdue event gets its job, whatever its address's state: the job parks one whose address is not
+ * confirmed and ends one whose address is gone, so none stays overdue to fill the relay's pages.
  */
 const OVERDUE_EVENTS = `
-  SELECT page.id, page.at, ep.state IS NOT DISTINCT FROM 'confirmed' AS due FROM (
-    SELECT e.id, e.endpoint_id, e.next_attempt_at, e.next_attempt_at::text AS at FROM webhook_events e
-     WHERE e.state = 'pending' AND e.next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
-       AND ($2::timestamptz IS NULL OR (e.next_attempt_at, e.id) > ($2::timestamptz, $3::uuid))
-     ORDER BY e.next_attempt_at, e.id LIMIT ${PAGE}
-  ) page LEFT JOIN webhook_endpoints ep ON ep.id = page.endpoint_id
-  ORDER BY page.next_attempt_at, page.id`;
+  SELECT id, next_attempt_at::text AS at FROM webhook_events
+   WHERE state = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
+     AND ($2::timestamptz IS NULL OR (next_attempt_at, id) > ($2::timestamptz, $3::uuid))
+   ORDER BY next_attempt_at, id LIMIT ${PAGE}`;
 const OVERDUE_CHALLENGES = `
-  SELECT id, next_attempt_at::text AS at, true AS due FROM webhook_endpoints
+  SELECT id, next_attempt_at::text AS at FROM webhook_endpoints
    WHERE state = 'pending' AND next_attempt_at <= now() - make_interval(secs => $1::double precision / 1000)
      AND ($2::timestamptz IS NULL OR (next_attempt_at, id) > ($2::timestamptz, $3::uuid))
    ORDER BY next_attempt_at, id LIMIT ${PAGE}`;
@@ -90,14 +87,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     let after: { at: string; id: string } | undefined;
     let total = 0;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const rows: Array<{ id: string; at: string; due: boolean }> = await this.db.query(sql, [
-        this.config.WEBHOOK_RELAY_GRACE_MS,
-        after?.at ?? null,
-        after?.id ?? null,
-      ]);
-      const due = rows.filter((row) => row.due);
-      await Promise.all(due.map((row) => add(row.id)));
-      total += due.length;
+      const rows: Array<{ id: string; at: string }> = await this.db.query(sql, [this.config.WEBHOOK_RELAY_GRACE_MS, after?.at ?? null, after?.id ?? null]);
+      await Promise.all(rows.map((row) => add(row.id)));
+      total += rows.length;
       if (rows.length < PAGE) break;
       after = rows[rows.length - 1];
     }

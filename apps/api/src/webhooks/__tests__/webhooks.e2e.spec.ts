@@ -582,6 +582,26 @@ describe('webhooks: nothing is lost between the database and Redis', () => {
     }
   }, 40_000);
 
+  it('hands an overdue event whose address is gone to a job, which ends it, instead of passing it over for good', async () => {
+    const t = await startTestApp({ ...FAST, WEBHOOK_RELAY_INTERVAL_MS: '600000' });
+    try {
+      const r = await aRequester(t);
+      const [{ id }] = await t.db.query(
+        `INSERT INTO webhook_events (id, account_id, type, payload, state, next_attempt_at)
+         VALUES (gen_random_uuid(), $1, 'task_completed', '{}', 'pending', now() - interval '1 hour') RETURNING id`,
+        [r.accountId],
+      );
+      expect(await t.app.get(OutboxRelay).tick()).toBe(1);
+      const [ended] = await eventually(async () => {
+        const rows = await t.db.query(`SELECT state, last_error FROM webhook_events WHERE id = $1`, [id]);
+        return rows[0]?.state !== 'pending' && rows;
+      });
+      expect(ended).toEqual({ state: 'failed', last_error: 'the callback address no longer exists' });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('delivers every event of tasks completed while Redis was stopped, once it is back', async () => {
     const port = await freePort();
     let redis = await startRedis(port);
