@@ -5,6 +5,7 @@ import { ConsoleModule } from './console/console.module';
 import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { ProjectsModule } from './projects/projects.module';
 import { RedisModule } from './redis/redis.module';
 import { SubmissionsModule } from './submissions/submissions.module';
@@ -25,6 +26,7 @@ export class AppModule {
         QueuesModule,
         WebhooksModule.register(config.role),
         HealthModule,
+        MetricsModule,
         AuthModule,
         ProjectsModule,
         TasksModule,

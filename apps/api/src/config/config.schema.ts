@@ -32,6 +32,8 @@ export const configSchema = z.object({
   /** How long an authenticated API key or project stays in the in-process cache. */
   CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   WEB_DIST_DIR: z.string().optional(),
+  /** Serves GET /metrics to `Authorization: Bearer <token>`; unset, /metrics is off. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   /** Delays before each retry of a webhook (API.md §2), in seconds; tests shorten them. */
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z

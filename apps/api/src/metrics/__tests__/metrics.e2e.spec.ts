@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { aRequester } from '../../../test/factories';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import type { JobType, Queue } from 'bullmq';
+import { ProducerQueues } from '../../queues/producer-queues';
+import { MetricsService } from '../metrics.service';
+
+const TOKEN = 'metrics-token-for-tests';
+
+/** The value of one sample in Prometheus's text format, or undefined when it is absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics', () => {
+  it('is off unless METRICS_TOKEN is set', async () => {
+    const t = await startTestApp();
+    try {
+      const res = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ errors: [{ field: 'root', detail: 'metrics are off: set METRICS_TOKEN to serve them' }] });
+    } finally {
+      await t.close();
+    }
+  });
+
+  describe('with METRICS_TOKEN', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      // No relay pass: it would hand the overdue events below to jobs and change the figures.
+      t = await startTestApp({ METRICS_TOKEN: TOKEN, WEBHOOK_RELAY_INTERVAL_MS: '600000' });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('answers only the bearer of the token', async () => {
+      for (const authorization of [undefined, 'Bearer wrong-token-of-some-length', TOKEN, `Bearer ${TOKEN}x`]) {
+        const res = await t.request({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+        expect(res.status).toBe(401);
+        expect(res.headers['www-authenticate']).toBe('Bearer');
+        expect(res.body.errors).toEqual([{ field: 'authorization', detail: 'send Authorization: Bearer <METRICS_TOKEN>' }]);
+      }
+    });
+
+    it('reports the webhook backlog, its oldest due event, the addresses and the queues, for the whole system', async () => {
+      const r = await aRequester(t);
+      const event = (state: string, nextAttempt: string | null) =>
+        t.db.query(
+          `INSERT INTO webhook_events (id, account_id, type, payload, state, next_attempt_at)
+           VALUES ($1, $2, 'task_completed', '{}', $3, now() + $4::interval)`,
+          [randomUUID(), r.accountId, state, nextAttempt],
+        );
+      await event('pending', '-120 seconds');
+      await event('pending', '-5 seconds');
+      await event('pending', '+1 hour');
+      await event('pending', null);
+      await event('delivered', null);
+      await event('failed', null);
+      for (const [state, n] of [['confirmed', 1], ['failed', 2]] as const) {
+        for (let i = 0; i < n; i++) {
+          await t.db.query(`INSERT INTO webhook_endpoints (id, account_id, url, state) VALUES ($1, $2, $3, $4)`, [
+            randomUUID(),
+            r.accountId,
+            `https://example.com/${state}/${i}`,
+            state,
+          ]);
+        }
+      }
+
+      const res = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+      const text = res.text;
+      expect(sample(text, 'crowdbox_metrics_source_up{source="postgres"}')).toBe(1);
+      expect(sample(text, 'crowdbox_metrics_source_up{source="redis"}')).toBe(1);
+      expect(sample(text, 'crowdbox_webhook_events_pending{waiting_for="attempt"}')).toBe(3);
+      expect(sample(text, 'crowdbox_webhook_events_pending{waiting_for="confirmation"}')).toBe(1);
+      const oldest = sample(text, 'crowdbox_webhook_oldest_due_event_age_seconds') as number;
+      expect(oldest).toBeGreaterThanOrEqual(120);
+      expect(oldest).toBeLessThan(180);
+      expect(sample(text, 'crowdbox_webhook_endpoints{state="confirmed"}')).toBe(1);
+      expect(sample(text, 'crowdbox_webhook_endpoints{state="failed"}')).toBe(2);
+      expect(sample(text, 'crowdbox_webhook_endpoints{state="pending"}')).toBe(0);
+      expect(sample(text, 'crowdbox_queue_jobs{queue="webhook-delivery",state="waiting"}')).toBe(0);
+      expect(sample(text, 'crowdbox_queue_jobs{queue="checkout-expiry",state="delayed"}')).toBe(0);
+      expect(text).toMatch(/^crowdbox_process_resident_memory_bytes \d+/m);
+      expect(text).toMatch(/^crowdbox_nodejs_eventloop_lag_seconds /m);
+    });
+
+    it('says which source it could not read, and clears that source’s figures instead of repeating old ones', async () => {
+      // The app's real queues, behind a switch that makes Redis "go away" between two scrapes.
+      const real = t.app.get(ProducerQueues);
+      let redisUp = true;
+      const behindSwitch = (queue: Queue) => ({
+        name: queue.name,
+        getJobCounts: (...states: JobType[]) => (redisUp ? queue.getJobCounts(...states) : Promise.reject(new Error('Connection is closed.'))),
+      });
+      const metrics = new MetricsService(t.db, {
+        webhookDelivery: behindSwitch(real.webhookDelivery),
+        webhookChallenge: behindSwitch(real.webhookChallenge),
+        checkoutExpiry: behindSwitch(real.checkoutExpiry),
+      } as unknown as ProducerQueues);
+      const before = (await metrics.scrape()).body;
+      expect(sample(before, 'crowdbox_metrics_source_up{source="redis"}')).toBe(1);
+      expect(before).toMatch(/^crowdbox_queue_jobs\{/m);
+
+      redisUp = false;
+      const { body } = await metrics.scrape();
+      expect(sample(body, 'crowdbox_metrics_source_up{source="redis"}')).toBe(0);
+      expect(sample(body, 'crowdbox_metrics_source_up{source="postgres"}')).toBe(1);
+      expect(body).not.toMatch(/^crowdbox_queue_jobs\{/m);
+    });
+  });
+});
