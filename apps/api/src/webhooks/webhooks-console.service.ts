@@ -8,6 +8,8 @@ import { newSigningSecret, PREVIOUS_SECRET_HOURS } from './signing';
 import { WebhookJobs } from './webhook-jobs';
 
 const PAGE = 50;
+/** Most failed events one "redeliver all failed" takes; the answer says when more are left. */
+export const REDELIVER_FAILED_MAX = 10_000;
 
 /** The console's view of an account's webhooks (API.md §4): addresses, secret, the event log, redeliver. */
 @Injectable()
@@ -109,6 +111,27 @@ export class WebhooksConsoleService {
       created_at: r.created_at.toISOString(),
       attempts: r.attempts.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at).toISOString() })),
     }));
+  }
+
+  /**
+   * Sends every failed event of the account again (oldest first, at most REDELIVER_FAILED_MAX a call),
+   * each with a fresh schedule as `redeliver` gives one: for after a receiver was down longer than the
+   * retry schedule. `more` says that failed events are left for another call. An event whose address
+   * failed its challenge waits for that address to be re-armed, as any event for it does.
+   */
+  async redeliverFailed(accountId: string): Promise<{ redelivered: number; more: boolean }> {
+    const rows: Array<{ id: string }> = await this.db.query(
+      `WITH again AS (
+         UPDATE webhook_events SET state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL
+          WHERE id IN (SELECT id FROM webhook_events WHERE account_id = $1 AND state = 'failed'
+                        ORDER BY created_at, id LIMIT ${REDELIVER_FAILED_MAX} FOR UPDATE SKIP LOCKED)
+          RETURNING id
+       ) SELECT id FROM again`,
+      [accountId],
+    );
+    // A failed event has no job left (removeOnFail), so each gets a new one; the relay covers any add that fails.
+    await Promise.all(rows.map((row) => this.jobs.addDelivery(row.id).catch(() => undefined)));
+    return { redelivered: rows.length, more: rows.length === REDELIVER_FAILED_MAX };
   }
 
   /**

@@ -33,6 +33,13 @@ export class WebhooksConsoleController {
     return { data: await this.webhooks.events(session.accountId, { state, before }) };
   }
 
+  /** Every failed event again (10,000 a call at most; `more` when failed events are left). */
+  @Post('events/redeliver-failed')
+  @HttpCode(202)
+  async redeliverFailed(@CurrentSession() session: SessionPrincipal): Promise<DataBody<{ redelivered: number; more: boolean }>> {
+    return { data: await this.webhooks.redeliverFailed(session.accountId) };
+  }
+
   @Post('events/:id/redeliver')
   @HttpCode(202)
   async redeliver(@CurrentSession() session: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ id: string; state: string }>> {

@@ -8,10 +8,12 @@ export interface Delivery {
 
 /**
  * A requester's webhook endpoint on 127.0.0.1: answers the challenge with its token, takes every event
- * with 200 and `{"received": true}`, and keeps what arrived.
+ * with 200 and `{"received": true}` (or refuses it with 410 while `refusing`), and keeps what arrived.
  */
 export class CallbackReceiver {
   readonly deliveries: Delivery[] = [];
+  /** While true, events are answered 410 Gone, which ends them as failed with no retry. */
+  refusing = false;
   private server?: Server;
   url = '';
 
@@ -27,8 +29,9 @@ export class CallbackReceiver {
           // Not JSON: recorded as an empty event.
         }
         this.deliveries.push({ headers: req.headers, json });
-        const body = json.event === 'challenge' ? { token: json.data?.token } : { received: true };
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        const refused = this.refusing && json.event !== 'challenge';
+        const body = json.event === 'challenge' ? { token: json.data?.token } : { received: !refused };
+        res.writeHead(refused ? 410 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));

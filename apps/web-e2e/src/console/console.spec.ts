@@ -184,6 +184,21 @@ describe('the requester console', () => {
         'a second attempt in the log',
       );
 
+      // A receiver that refuses fails the event; once it is back, "Redeliver all failed events" sends it again.
+      receiver.refusing = true;
+      await hooks.events.first().getByTestId('redeliver').click();
+      await expectEventually(async () => receiver.completions().length === 3, 'the refused delivery', undefined, 20_000);
+      await page.getByLabel('Show').selectOption('failed');
+      const failed = await hooks.waitForEvent('failed');
+      expect(await hooks.events.count()).toBe(1);
+      expect(await failed.innerText()).toMatch(/last 410/);
+      receiver.refusing = false;
+      await page.getByTestId('redeliver-failed').click();
+      expect(await page.getByRole('status').filter({ hasText: 'queued for delivery again' }).innerText()).toBe('1 failed event is queued for delivery again.');
+      await expectEventually(async () => receiver.completions().length === 4, 'the bulk redelivery', undefined, 20_000);
+      expect(new Set(receiver.completions().map((d) => d.headers['webhook-id'])).size).toBe(1);
+      await page.getByLabel('Show').selectOption('');
+
       // Rotating the signing secret, after a confirmation: a new secret, and the page says until when the old one still signs.
       await page.getByRole('button', { name: 'Show' }).click();
       const oldSecret = await page.getByTestId('signing-secret').innerText();

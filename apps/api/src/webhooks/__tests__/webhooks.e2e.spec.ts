@@ -298,6 +298,38 @@ describe('webhooks', () => {
     expect((await t.request({ method: 'POST', url: `/api/console/webhooks/events/${failed.id}/redeliver`, headers: stranger.auth })).status).toBe(404);
   });
 
+  it('redelivers every failed event of the account at once, and only that account’s', async () => {
+    const r = await aRequester(t);
+    let down = true;
+    receiver.on('/was-down', (req) =>
+      req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : down ? { status: 410 } : { status: 204 },
+    );
+    const tasks = [await completeTask(t, r, worker, receiver.url('/was-down')), await completeTask(t, r, worker, receiver.url('/was-down'))];
+    await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log.length === 2 && log.every((e: { state: string }) => e.state === 'failed');
+    });
+    const other = await aRequester(t);
+    receiver.on('/other', (req) => (req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : { status: 410 }));
+    await completeTask(t, other, worker, receiver.url('/other'));
+    await eventually(async () => (await eventLog(t, other))[0]?.state === 'failed');
+
+    down = false;
+    const again = await t.request({ method: 'POST', url: '/api/console/webhooks/events/redeliver-failed', headers: r.auth, body: {} });
+    expect(again.status).toBe(202);
+    expect(again.body.data).toEqual({ redelivered: 2, more: false });
+    const log = await eventually(async () => {
+      const events = await eventLog(t, r);
+      return events.every((e: { state: string }) => e.state === 'delivered') && events;
+    });
+    expect(log.map(statuses)).toEqual([[410, 204], [410, 204]]);
+    expect(new Set(log.map((e: { task_uuid: string }) => e.task_uuid))).toEqual(new Set(tasks));
+    await sleep(300);
+    expect((await eventLog(t, other))[0]).toMatchObject({ state: 'failed', attempt_count: 1 });
+    const nothingLeft = await t.request({ method: 'POST', url: '/api/console/webhooks/events/redeliver-failed', headers: r.auth, body: {} });
+    expect(nothingLeft.body.data).toEqual({ redelivered: 0, more: false });
+  });
+
   it('honours Retry-After on a 429', async () => {
     const r = await aRequester(t);
     receiver.on('/busy', (req, nth) =>
@@ -523,6 +555,31 @@ describe('webhooks: SSRF guard', () => {
     ]);
     expect(receiver.requests).toEqual([]);
   });
+});
+
+describe('webhooks: redelivering failed events in bulk', () => {
+  it('takes 10,000 a call, oldest first, and says when more are left', async () => {
+    const t = await startTestApp({ ...FAST, WEBHOOK_RELAY_INTERVAL_MS: '600000' });
+    try {
+      const r = await aRequester(t);
+      await t.app.get(WebhookDeliveryProcessor).worker.pause();
+      await t.db.query(
+        `INSERT INTO webhook_events (id, account_id, type, payload, state, created_at)
+         SELECT gen_random_uuid(), $1, 'task_completed', '{}', 'failed', now() - i * interval '1 second' FROM generate_series(1, 10001) i`,
+        [r.accountId],
+      );
+      const newest = (await t.db.query(`SELECT id FROM webhook_events WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1`, [r.accountId]))[0].id;
+      const first = await t.request({ method: 'POST', url: '/api/console/webhooks/events/redeliver-failed', headers: r.auth, body: {} });
+      expect(first.body.data).toEqual({ redelivered: 10_000, more: true });
+      expect((await t.db.query(`SELECT id FROM webhook_events WHERE account_id = $1 AND state = 'failed'`, [r.accountId])).map((e: { id: string }) => e.id)).toEqual([newest]);
+      const queued = await t.app.get(WebhookJobs).deliveries.getJobCounts('waiting', 'prioritized', 'delayed', 'active');
+      expect(Object.values(queued).reduce((a, b) => a + b, 0)).toBe(10_000);
+      const second = await t.request({ method: 'POST', url: '/api/console/webhooks/events/redeliver-failed', headers: r.auth, body: {} });
+      expect(second.body.data).toEqual({ redelivered: 1, more: false });
+    } finally {
+      await t.close();
+    }
+  }, 40_000);
 });
 
 describe('webhooks: nothing is lost between the database and Redis', () => {

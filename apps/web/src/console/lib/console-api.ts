@@ -61,6 +61,7 @@ export const consoleApi = {
   webhooks: (signal?: AbortSignal) => api.get<WebhookSettings>('/api/console/webhooks', signal),
   webhookEvents: (options: { state?: WebhookEventState; before?: string }, signal?: AbortSignal) =>
     api.get<WebhookEvent[]>(`/api/console/webhooks/events${query(options)}`, signal),
-  rotateSigningSecret: () => apiRequest<WebhookSettings>('/api/console/webhooks/signing-secret/rotate', { method: 'POST', body: {} }),
+  rotateSigningSecret: () => api.post<WebhookSettings>('/api/console/webhooks/signing-secret/rotate'),
+  redeliverFailed: () => api.post<{ redelivered: number; more: boolean }>('/api/console/webhooks/events/redeliver-failed'),
   redeliver: (eventId: string) => apiRequest<{ id: string; state: string }>(`/api/console/webhooks/events/${id(eventId)}/redeliver`, { method: 'POST', body: {} }),
 };

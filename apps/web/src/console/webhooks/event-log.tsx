@@ -24,6 +24,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
   const filterId = useId();
   const events = useLoad((signal) => consoleApi.webhookEvents({ state: state || undefined }, signal), [state]);
 
@@ -64,6 +65,23 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
       events.reload();
     } catch (error) {
       setErrors(errorItems(error));
+    }
+  };
+
+  const redeliverFailed = async () => {
+    setErrors([]);
+    setBusy(true);
+    try {
+      const { redelivered, more } = await consoleApi.redeliverFailed();
+      setNotice(
+        `${redelivered} failed ${redelivered === 1 ? 'event is' : 'events are'} queued for delivery again.${more ? ' More failed events are left: press again.' : ''}`,
+      );
+      setOlder([]);
+      events.reload();
+    } catch (error) {
+      setErrors(errorItems(error));
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -117,6 +135,14 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
           if (all.length === 0) return <p className="muted">No events{state ? ` in state ${state}` : ''} yet.</p>;
           return (
             <>
+              {state === 'failed' && (
+                <p>
+                  <button type="button" className="button small" onClick={redeliverFailed} disabled={busy} data-testid="redeliver-failed">
+                    {busy ? 'Queuing…' : 'Redeliver all failed events'}
+                  </button>{' '}
+                  <span className="field-hint">each gets a fresh schedule of attempts, as after a receiver&apos;s long outage</span>
+                </p>
+              )}
               <ol className="cbc-events" data-testid="event-log">
                 {all.map((event) => (
                   <EventItem key={event.id} event={event} onRedeliver={() => redeliver(event)} />
