@@ -48,6 +48,7 @@ function SigningSecret({ settings, onRotated }: { settings: WebhookSettings; onR
           {shown ? 'Hide' : 'Show'}
         </button>
         <CopyButton text={secret} what="signing secret" />
+        <RotateSecret onRotated={onRotated} />
       </div>
       {settings.previous_secret_expires_at && (
         <p className="alert info" role="status" data-testid="previous-secret">
@@ -60,7 +61,6 @@ function SigningSecret({ settings, onRotated }: { settings: WebhookSettings; onR
         <code>v1,</code> base64 HMAC-SHA256 of <code>id.timestamp.body</code>), the Standard Webhooks convention. Deduplicate on{' '}
         <code>webhook-id</code>: delivery is at least once.
       </p>
-      <RotateSecret onRotated={onRotated} />
     </section>
   );
 }
