@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ProducerQueues } from '../queues/producer-queues';
+import { WEBHOOK_ENDPOINT_STATES } from '../webhooks/webhook-endpoint.entity';
 
 const JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
-const ENDPOINT_STATES = ['pending', 'confirmed', 'failed'] as const;
 
 interface DatabaseFigures {
   attempt: string;
@@ -89,7 +89,7 @@ export class MetricsService {
     this.pending.set({ waiting_for: 'attempt' }, Number(row.attempt));
     this.pending.set({ waiting_for: 'confirmation' }, Number(row.confirmation));
     this.oldestDue.set(row.oldest_due_seconds ?? 0);
-    for (const state of ENDPOINT_STATES) this.endpoints.set({ state }, row.endpoints?.[state] ?? 0);
+    for (const state of WEBHOOK_ENDPOINT_STATES) this.endpoints.set({ state }, row.endpoints?.[state] ?? 0);
   }
 
   private async readQueues(): Promise<void> {

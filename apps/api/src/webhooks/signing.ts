@@ -9,13 +9,17 @@ export function newSigningSecret(): string {
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const PREVIOUS_SECRET_HOURS = 24;
 
+/** SQL (`account`: the accounts table's alias): when the secret a rotation replaced stops signing; null once it has. */
+export const previousSecretExpiresSql = (account: string) =>
+  `CASE WHEN ${account}.webhook_previous_secret_expires_at > now() THEN ${account}.webhook_previous_secret_expires_at END`;
+
 /**
  * SQL for the secrets that sign an account's webhooks now, as text[]: the current one, then the one it
  * replaced while that is still within its overlap. `account` is the accounts table's alias.
  */
 export const signingSecretsSql = (account: string) =>
   `array_remove(ARRAY[${account}.webhook_signing_secret,
-     CASE WHEN ${account}.webhook_previous_secret_expires_at > now() THEN ${account}.webhook_previous_signing_secret END], NULL)`;
+     CASE WHEN ${previousSecretExpiresSql(account)} IS NOT NULL THEN ${account}.webhook_previous_signing_secret END], NULL)`;
 
 /**
  * The Standard Webhooks headers for one delivery: `webhook-id`, `webhook-timestamp` (unix seconds),

@@ -1,7 +1,8 @@
 import { Check, Column, Index, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { Account } from '../auth/account.entity';
 
-export type WebhookEndpointState = 'pending' | 'confirmed' | 'failed';
+export const WEBHOOK_ENDPOINT_STATES = ['pending', 'confirmed', 'failed'] as const;
+export type WebhookEndpointState = (typeof WEBHOOK_ENDPOINT_STATES)[number];
 
 /** A callback address of an account; nothing but the challenge is sent until it is confirmed. */
 @Entity('webhook_endpoints')

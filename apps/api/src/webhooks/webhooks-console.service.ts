@@ -4,12 +4,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
-import { newSigningSecret, PREVIOUS_SECRET_HOURS } from './signing';
+import { newSigningSecret, PREVIOUS_SECRET_HOURS, previousSecretExpiresSql } from './signing';
 import { WebhookJobs } from './webhook-jobs';
 
 const PAGE = 50;
 /** Most failed events one "redeliver all failed" takes; the answer says when more are left. */
 export const REDELIVER_FAILED_MAX = 10_000;
+/** What a redelivery sets on an event: pending again, due now, with a fresh schedule (the attempt log keeps the old ones). */
+const AGAIN = `state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL`;
 
 /** The console's view of an account's webhooks (API.md §4): addresses, secret, the event log, redeliver. */
 @Injectable()
@@ -21,9 +23,7 @@ export class WebhooksConsoleService {
 
   async settings(accountId: string): Promise<WebhookSettingsResponse> {
     const [account]: Array<{ secret: string; previous_expires_at: Date | null }> = await this.db.query(
-      `SELECT webhook_signing_secret AS secret,
-              CASE WHEN webhook_previous_secret_expires_at > now() THEN webhook_previous_secret_expires_at END AS previous_expires_at
-         FROM accounts WHERE id = $1`,
+      `SELECT a.webhook_signing_secret AS secret, ${previousSecretExpiresSql('a')} AS previous_expires_at FROM accounts a WHERE a.id = $1`,
       [accountId],
     );
     const endpoints: Array<{ url: string; state: string; confirmed_at: Date | null; last_error: string | null; created_at: Date }> =
@@ -122,7 +122,7 @@ export class WebhooksConsoleService {
   async redeliverFailed(accountId: string): Promise<{ redelivered: number; more: boolean }> {
     const rows: Array<{ id: string }> = await this.db.query(
       `WITH again AS (
-         UPDATE webhook_events SET state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL
+         UPDATE webhook_events SET ${AGAIN}
           WHERE id IN (SELECT id FROM webhook_events WHERE account_id = $1 AND state = 'failed'
                         ORDER BY created_at, id LIMIT ${REDELIVER_FAILED_MAX} FOR UPDATE SKIP LOCKED)
           RETURNING id
@@ -142,7 +142,7 @@ export class WebhooksConsoleService {
     if (!isUuid(eventId)) throw ApiException.notFound('event not found');
     const rows: Array<{ id: string }> = await this.db.query(
       `WITH again AS (
-         UPDATE webhook_events SET state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL
+         UPDATE webhook_events SET ${AGAIN}
           WHERE id = $1 AND account_id = $2 RETURNING id
        ) SELECT id FROM again`,
       [eventId, accountId],

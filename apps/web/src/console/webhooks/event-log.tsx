@@ -4,7 +4,7 @@ import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type WebhookEvent, type WebhookEventState } from '../lib/console-api';
-import { formatDateTime, shortId } from '../lib/format';
+import { formatDateTime, plural, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 
 const FILTERS: Array<{ value: WebhookEventState | ''; label: string }> = [
@@ -56,13 +56,18 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     }
   };
 
+  /** After a redelivery: say what was queued, and show the log from its top again. */
+  const requeued = (notice: string) => {
+    setNotice(notice);
+    setOlder([]);
+    events.reload();
+  };
+
   const redeliver = async (event: WebhookEvent) => {
     setErrors([]);
     try {
       await consoleApi.redeliver(event.id);
-      setNotice(`Event ${shortId(event.id)} is queued for delivery again.`);
-      setOlder([]);
-      events.reload();
+      requeued(`Event ${shortId(event.id)} is queued for delivery again.`);
     } catch (error) {
       setErrors(errorItems(error));
     }
@@ -73,11 +78,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     setBusy(true);
     try {
       const { redelivered, more } = await consoleApi.redeliverFailed();
-      setNotice(
-        `${redelivered} failed ${redelivered === 1 ? 'event is' : 'events are'} queued for delivery again.${more ? ' More failed events are left: press again.' : ''}`,
-      );
-      setOlder([]);
-      events.reload();
+      const left = more ? ' More failed events are left: press again.' : '';
+      requeued(`${plural(redelivered, 'failed event is', 'failed events are')} queued for delivery again.${left}`);
     } catch (error) {
       setErrors(errorItems(error));
     } finally {
