@@ -47,6 +47,10 @@ function compile(template: string): CompiledTemplate {
 export function renderTemplate(template: string, values: Record<string, string>): string {
   const parts = compile(template);
   let html = parts[0];
-  for (let i = 1; i < parts.length; i += 2) html += escapeHtml(values[parts[i]] ?? '') + parts[i + 1];
+  for (let i = 1; i < parts.length; i += 2) {
+    // Own keys only: a placeholder named like an Object.prototype member must not find that member.
+    const value = Object.hasOwn(values, parts[i]) ? values[parts[i]] : '';
+    html += escapeHtml(value) + parts[i + 1];
+  }
   return html;
 }

@@ -25,6 +25,7 @@ import { CountCheckInOneQuery1764800000000 } from './migrations/1764800000000-co
 import { EventsLockNoSharedRow1764900000000 } from './migrations/1764900000000-events-lock-no-shared-row';
 import { SigningSecretRotation1765000000000 } from './migrations/1765000000000-signing-secret-rotation';
 import { RelayKeysetIndex1765100000000 } from './migrations/1765100000000-relay-keyset-index';
+import { IdempotencyResponseAsJson1765200000000 } from './migrations/1765200000000-idempotency-response-as-json';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -58,6 +59,7 @@ export const MIGRATIONS = [
   EventsLockNoSharedRow1764900000000,
   SigningSecretRotation1765000000000,
   RelayKeysetIndex1765100000000,
+  IdempotencyResponseAsJson1765200000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

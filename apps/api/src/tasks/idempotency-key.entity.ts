@@ -21,7 +21,8 @@ export class IdempotencyKey {
   @Column('integer')
   responseStatus!: number;
 
-  @Column('jsonb')
+  /** json, not jsonb: jsonb would reorder the fields of the replayed response (migration 1765200000000). */
+  @Column('json')
   responseBody!: unknown;
 
   @Column('timestamptz', { default: () => 'now()' })

@@ -35,14 +35,14 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
   }
   const values: Record<string, string> = {};
   for (const [name, fallback] of Object.entries(project.variables)) {
-    const value = given[name] ?? fallback;
+    const value = own(given, name) ?? fallback;
     if (value === null || value === undefined) {
       errors.push({ field: `${field}.substitutions.${name}`, detail: 'has no value and the project has no default for it' });
     } else {
       values[name] = value;
     }
   }
-  const imageFromVariable = given[project.imageVariable] ?? project.variables[project.imageVariable] ?? null;
+  const imageFromVariable = own(given, project.imageVariable) ?? own(project.variables, project.imageVariable) ?? null;
   if (!input.external_image_url && imageFromVariable !== null && !httpUrl.safeParse(imageFromVariable).success) {
     errors.push({ field: `${field}.substitutions.${project.imageVariable}`, detail: 'must be an absolute http(s) URL (it is the image)' });
   }
@@ -59,6 +59,14 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
     callbackUrl: input.callback_url ?? null,
     callbackEndpointId: null,
   };
+}
+
+/**
+ * A key's own value: a variable may be named like one of Object.prototype's members (`[[constructor]]`),
+ * and `given.constructor` would be that function, not the requester's missing value.
+ */
+function own<T>(record: Record<string, T>, name: string): T | undefined {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 /** project_uuid may sit in the task or at the top of the body; both present must agree. */

@@ -31,22 +31,19 @@ export class TasksService {
     const uuid = resolveProjectUuid(body.project_uuid, body.task, 'task', errors);
     if (uuid === undefined) throw new ApiException(422, errors);
     const project = await this.projectFor(key, uuid);
-    if (!project) return this.testMode.taskWithoutProject(key, body.task, canonicalJson(body));
-    const task = buildTask(project, body.task, 'task', errors);
-    if (!task) throw new ApiException(422, errors);
-    if (key.mode === 'test') return this.testMode.createdTask(key, task, canonicalJson(body));
-    await this.registerCallbacks(key.accountId, [task]);
-    // One INSERT is atomic on its own: a transaction only when an Idempotency-Key needs one.
-    if (idempotencyKey === undefined) {
-      await insertTasks(this.db, [task]);
-      return newTaskResponse(task);
+    if (key.mode === 'test') {
+      if (!project) return this.testMode.taskWithoutProject(key, body.task, canonicalJson(body));
+      const task = buildTask(project, body.task, 'task', errors);
+      if (!task) throw new ApiException(422, errors);
+      return this.testMode.createdTask(key, task, canonicalJson(body));
     }
-    return this.db.transaction((tx) =>
-      withIdempotency(tx, key.accountId, idempotencyKey, requestHash('add_task', body), async () => {
-        await insertTasks(tx, [task]);
-        return newTaskResponse(task);
-      }),
-    );
+    return this.once(key.accountId, idempotencyKey, requestHash('add_task', body), async (on) => {
+      const task = buildTask(project as Project, body.task, 'task', errors);
+      if (!task) throw new ApiException(422, errors);
+      await this.registerCallbacks(key.accountId, [task]);
+      await insertTasks(on, [task]);
+      return newTaskResponse(task);
+    });
   }
 
   /** POST /api/v1/projects/add_tasks: all or nothing. */
@@ -56,12 +53,16 @@ export class TasksService {
     if (errors.length > 0) throw new ApiException(422, errors);
     const projects = new Map<string, Project | undefined>();
     for (const uuid of new Set(uuids as string[])) projects.set(uuid, await this.projectFor(key, uuid));
-    const results = body.tasks.map((input, i) => {
-      const project = projects.get(uuids[i] as string);
-      return project ? buildTask(project, input, `tasks.${i}`, errors) : undefined;
-    });
-    if (errors.length > 0) throw new ApiException(422, errors);
+    const build = () => {
+      const results = body.tasks.map((input, i) => {
+        const project = projects.get(uuids[i] as string);
+        return project ? buildTask(project, input, `tasks.${i}`, errors) : undefined;
+      });
+      if (errors.length > 0) throw new ApiException(422, errors);
+      return results;
+    };
     if (key.mode === 'test') {
+      const results = build();
       const seed = canonicalJson(body);
       return body.tasks.map((input, i) => {
         const task = results[i];
@@ -69,18 +70,23 @@ export class TasksService {
         return task ? this.testMode.createdTask(key, task, itemSeed) : this.testMode.taskWithoutProject(key, input, itemSeed);
       });
     }
-    const tasks = results as NewTask[];
-    await this.registerCallbacks(key.accountId, tasks);
-    if (idempotencyKey === undefined) {
-      await insertTasks(this.db, tasks);
+    return this.once(key.accountId, idempotencyKey, requestHash('add_tasks', body), async (on) => {
+      const tasks = build() as NewTask[];
+      await this.registerCallbacks(key.accountId, tasks);
+      await insertTasks(on, tasks);
       return tasks.map(newTaskResponse);
-    }
-    return this.db.transaction((tx) =>
-      withIdempotency(tx, key.accountId, idempotencyKey, requestHash('add_tasks', body), async () => {
-        await insertTasks(tx, tasks);
-        return tasks.map(newTaskResponse);
-      }),
-    );
+    });
+  }
+
+  /**
+   * Runs `create` once per Idempotency-Key (API.md §1). The key is looked up before the body is
+   * checked against the project or any callback is registered: a replay answers the first response
+   * even if the project's template changed since, and a reused key with another body is refused before
+   * it can arm a callback address. Without a key one INSERT is atomic on its own, so no transaction.
+   */
+  private once<T>(accountId: string, idempotencyKey: string | undefined, hash: string, create: (on: DataSource | EntityManager) => Promise<T>): Promise<T> {
+    if (idempotencyKey === undefined) return create(this.db);
+    return this.db.transaction((tx) => withIdempotency(tx, accountId, idempotencyKey, hash, () => create(tx)));
   }
 
   /** GET /api/v1/tasks/:uuid */

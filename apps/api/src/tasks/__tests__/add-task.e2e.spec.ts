@@ -117,6 +117,22 @@ describe('add_task (POST /api/v1/projects/add_task)', () => {
     expect(await taskCount()).toBe(before);
   });
 
+  it('names a missing variable called like an Object.prototype member, instead of failing with a 500', async () => {
+    const owner = await aRequester(t, { template: '<p>[[constructor]] and [[toString]]</p>', variables: {} });
+    const missing = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: {} });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toHaveLength(2);
+    expect(missing.body.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'task.substitutions.constructor', detail: expect.stringContaining('no value') },
+        { field: 'task.substitutions.toString', detail: expect.stringContaining('no value') },
+      ]),
+    );
+    const given = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: { constructor: 'a <b>', toString: 'c' } });
+    expect(given.status).toBe(201);
+    expect(given.body.data.prompt).toBe('<p>a &lt;b&gt; and c</p>');
+  });
+
   it.each([
     ['task.reward', 'from 0 to 100000', { reward: -1 }],
     ['task.reward', 'from 0 to 100000', { reward: 100001 }],

@@ -75,6 +75,44 @@ describe('add_tasks and Idempotency-Key', () => {
     expect(await taskCount()).toBe(before);
   });
 
+  it('replays the first response byte for byte, fields in the seed spec\'s order', async () => {
+    const task = { project_uuid: r.projectUuid, substitutions: { object: 'ordered' } };
+    const first = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'same-bytes' });
+    const again = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'same-bytes' });
+    expect(again.status).toBe(201);
+    expect(Object.keys(again.body.data)).toEqual(Object.keys(first.body.data));
+    expect(again.text).toBe(first.text);
+  });
+
+  it('refuses a reused key before it registers the other body\'s callback address', async () => {
+    await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'a' } }, { 'Idempotency-Key': 'k-callback' });
+    const url = 'https://hooks.example.com/never-registered';
+    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'b' }, callback_url: url }, { 'Idempotency-Key': 'k-callback' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].field).toBe('Idempotency-Key');
+    expect(await t.db.query('SELECT 1 FROM webhook_endpoints WHERE url = $1', [url])).toEqual([]);
+  });
+
+  it('replays the first response after the template changed, instead of checking the old body again', async () => {
+    const owner = await aRequester(t);
+    const task = { project_uuid: owner.projectUuid, substitutions: { object: 'before the change' } };
+    const first = await addTask(t, owner.liveKey, task, { 'Idempotency-Key': 'template-changed' });
+    const patched = await t.request({
+      method: 'PATCH',
+      url: `/api/console/projects/${owner.projectUuid}`,
+      headers: owner.auth,
+      body: { template: '<p>[[object]] in [[place]], [[colour]]</p>' },
+    });
+    expect(patched.status).toBe(200);
+    // The body is now short of [[colour]], but it is the request that already made a task.
+    const again = await addTask(t, owner.liveKey, task, { 'Idempotency-Key': 'template-changed' });
+    expect(again.status).toBe(201);
+    expect(again.body.data.task_uuid).toBe(first.body.data.task_uuid);
+    const fresh = await addTask(t, owner.liveKey, task, { 'Idempotency-Key': 'after-the-change' });
+    expect(fresh.status).toBe(422);
+    expect(fresh.body.errors).toEqual([{ field: 'task.substitutions.colour', detail: expect.any(String) }]);
+  });
+
   it('creates exactly one task when the same key arrives ten times at once', async () => {
     const before = await taskCount();
     const task = { project_uuid: r.projectUuid, substitutions: { object: 'racing' } };
