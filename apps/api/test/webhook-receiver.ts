@@ -11,6 +11,7 @@ export interface ReceivedRequest {
 
 export interface Reply {
   status: number;
+  /** JSON-encoded, except a Buffer, which is sent as it is. */
   body?: unknown;
   headers?: Record<string, string>;
 }
@@ -49,7 +50,7 @@ export class WebhookReceiver {
         const nth = this.requests.filter((r) => r.path === path).length;
         const reply = await (this.behaviours.get(path) ?? echoChallenge)(request, nth);
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
-        res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+        res.end(reply.body === undefined ? '' : Buffer.isBuffer(reply.body) ? reply.body : JSON.stringify(reply.body));
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));

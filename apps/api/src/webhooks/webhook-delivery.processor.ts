@@ -94,7 +94,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
         ? nextDelayMs(attempts, { delaysSeconds: this.config.WEBHOOK_RETRY_SCHEDULE_SECONDS, retryAfterMaxSeconds: this.config.WEBHOOK_RETRY_AFTER_MAX_SECONDS }, outcome.retryAfterMs)
         : undefined;
     const state = verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'pending' : 'failed';
-    const error = outcome.error ?? (verdict === 'delivered' ? null : `HTTP ${outcome.status}`);
+    const error = outcome.error === undefined ? (verdict === 'delivered' ? null : `HTTP ${outcome.status}`) : withoutNul(outcome.error);
     await this.batches.recordAttempt({
       attemptId: randomUUID(),
       eventId,
@@ -147,7 +147,14 @@ function deferralMs(busyForMs: number): number {
   return Math.round(Math.min(60_000, Math.max(1000, busyForMs)) * (1 + Math.random() / 2));
 }
 
+/**
+ * The reply's first KiB as text PostgreSQL accepts. A NUL byte is the one character a text column
+ * refuses, and a receiver may answer anything (a GIF, protobuf, gzip): left in, the attempt could not
+ * be recorded, the event stayed pending with its old schedule, and the relay sent it again for ever.
+ */
 function excerpt(reply: string): string | null {
   if (!reply) return null;
-  return Buffer.from(reply, 'utf8').subarray(0, REPLY_EXCERPT_BYTES).toString('utf8');
+  return withoutNul(Buffer.from(reply, 'utf8').subarray(0, REPLY_EXCERPT_BYTES).toString('utf8'));
 }
+
+const withoutNul = (text: string) => text.replaceAll('\u0000', '\uFFFD');

@@ -271,6 +271,23 @@ describe('webhooks', () => {
     expect(receiver.events('/flaky')[0].body).toBe(receiver.events('/flaky')[1].body);
   });
 
+  it('logs a reply holding a NUL byte and invalid UTF-8 once, instead of failing to record it and resending for ever', async () => {
+    const r = await aRequester(t);
+    receiver.on('/binary', (req) =>
+      req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : { status: 200, body: Buffer.from([0x6f, 0x6b, 0x00, 0xff, 0x21]) },
+    );
+    await completeTask(t, r, worker, receiver.url('/binary'));
+    const [event] = await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log[0]?.state === 'delivered' && log;
+    });
+    expect(statuses(event)).toEqual([200]);
+    expect(event.attempts[0].response_excerpt).toBe('ok\uFFFD\uFFFD!');
+    // Several relay intervals and graces later, still the one delivery.
+    await sleep(1000);
+    expect(receiver.events('/binary')).toHaveLength(1);
+  });
+
   it('ends an event on a 400 without retrying, and redelivers it from the console', async () => {
     const r = await aRequester(t);
     let refuse = true;
