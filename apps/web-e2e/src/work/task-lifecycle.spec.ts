@@ -1,4 +1,4 @@
-import { useHarness } from '../../support/harness';
+import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
 import { aProjectWithTasks, aWorker, expireLease } from '../../support/scenario';
 
@@ -6,6 +6,11 @@ const harness = useHarness();
 
 const draftKeys = (page: TaskPage) =>
   page.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('crowdbox:draft:')));
+
+/** Takes the console errors of requests the test itself made fail (route.abort), and fails on any other. */
+function expectOnlyAbortedRequests(h: Harness): void {
+  for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
+}
 
 describe('a leased task', () => {
   it('renders the prompt but never runs script from it, whatever the server sends', async () => {
@@ -121,6 +126,26 @@ describe('a leased task', () => {
     expect(await task.checkoutId()).not.toBe(first);
     expect(await task.notice.innerText()).toContain('Your previous task here ended before it was submitted (time ran out); its 1 box was not sent.');
     expect(await draftKeys(task)).toEqual([]);
+  });
+
+  it('keeps the "Submitted" message when getting the next task fails after it', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+
+    // The submit goes through; the checkout of the next task that follows it meets a network failure.
+    await page.route('**/api/work/checkouts', (route) => route.abort('failed'), { times: 1 });
+    await task.submit();
+    await page.getByRole('heading', { name: 'Could not get a task' }).waitFor();
+    expect(await task.notice.innerText()).toContain('Submitted 1 box. You earned $0.25.');
+    expectOnlyAbortedRequests(h);
+
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await task.waitForTask();
+    await task.annotator.expectBoxes(0);
   });
 
   it('counts down, warns in the last minute, and shows the message when the time runs out', async () => {

@@ -78,8 +78,9 @@ export function useTaskLease(projectUuid: string) {
         setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], resumed });
       } catch (error) {
         if (!alive.current) return;
+        // What became of the previous task (a submit and its reward) stays on screen whatever this call did.
+        setNotice(afterNotice);
         if (error instanceof ApiError && error.status === 404 && error.has(NO_TASK_AVAILABLE)) {
-          setNotice(afterNotice);
           setState({ kind: 'no-task' });
         } else {
           setState({ kind: 'error', errors: errorItems(error) });
