@@ -1,7 +1,7 @@
 import type { ConsensusAnnotation, ProjectAnnotationsEntry, TaskAnnotationsRecord } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
@@ -139,11 +139,11 @@ export class AnnotationsService {
     const threshold = project.consensusIouThreshold;
     const store = storeBack(this.pool, threshold);
     const batches = withSubmissions
-      ? this.mapPages<SubmissionsEntryRow, string>(project.id, SUBMISSIONS_SQL, [threshold], (row) => {
+      ? this.mapPages<SubmissionsEntryRow, string>(this.pool, project.id, SUBMISSIONS_SQL, [threshold], (row) => {
           const annotations = row.consensus ?? store.computed(row.id, row.subs.map((s): ConsensusInput => [s.worker_id, s.boxes])).text;
           return entryText(row.id, row.external_image_url, row.completed_at, annotations, JSON.stringify(toWorkerSubmissions(project.id, row.subs)));
         })
-      : this.mapPages<EntryRow, string>(project.id, ENTRY_SQL, [threshold], (row) =>
+      : this.mapPages<EntryRow, string>(this.pool, project.id, ENTRY_SQL, [threshold], (row) =>
           row.entry ?? entryText(row.id, row.external_image_url, row.completed_at as Date, store.computed(row.id, row.subs ?? []).text),
         );
     try {
@@ -158,28 +158,45 @@ export class AnnotationsService {
     yield ']}';
   }
 
-  /** COCO: images (their text built by the database), then the boxes of the same tasks. */
-  private cocoExport(project: Project): AsyncIterable<string> {
+  /**
+   * COCO: images (their text built by the database), then the boxes of the same tasks. The two passes
+   * number images by position, so they must see the same tasks: one REPEATABLE READ transaction gives
+   * both one snapshot, and a task completing between them cannot shift every later image_id.
+   */
+  private async *cocoExport(project: Project): AsyncIterable<string> {
     const threshold = project.consensusIouThreshold;
     const categoryIds = new Map(cocoCategories(project).map((c) => [c.name, c.id]));
     const pages = this.mapPages.bind(this);
     const pool = this.pool;
-    return cocoExport(project, {
-      images: () => pages<PageRow & { image: string }, string>(project.id, COCO_IMAGES_SQL, [], (row) => row.image),
-      async *annotations() {
-        const store = storeBack(pool, threshold);
-        try {
-          for await (const tasks of pages<CocoBoxesRow, string[]>(project.id, COCO_BOXES_SQL, [threshold], (row) =>
-            annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
-          )) {
-            yield tasks;
-            store.flush();
+    const snapshot = await pool.connect();
+    let broken: Error | undefined;
+    let ended = false;
+    try {
+      await snapshot.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      yield* cocoExport(project, {
+        images: () => pages<PageRow & { image: string }, string>(snapshot, project.id, COCO_IMAGES_SQL, [], (row) => row.image),
+        async *annotations() {
+          // The consensus computed here is stored through the pool: the snapshot's transaction only reads.
+          const store = storeBack(pool, threshold);
+          try {
+            for await (const tasks of pages<CocoBoxesRow, string[]>(snapshot, project.id, COCO_BOXES_SQL, [threshold], (row) =>
+              annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
+            )) {
+              yield tasks;
+              store.flush();
+            }
+          } finally {
+            await store.done();
           }
-        } finally {
-          await store.done();
-        }
-      },
-    });
+        },
+      });
+      await snapshot.query('COMMIT');
+      ended = true;
+    } finally {
+      // Also when the client went away mid-export: the transaction ends before the connection goes back.
+      if (!ended) await snapshot.query('ROLLBACK').catch((error: Error) => (broken = error));
+      snapshot.release(broken);
+    }
   }
 
   private get pool(): Pool {
@@ -190,8 +207,8 @@ export class AnnotationsService {
   }
 
   /** pages(), each row turned into `map(row)` as soon as its batch arrives. */
-  private async *mapPages<R extends PageRow, T>(projectId: string, sql: string, params: unknown[], map: (row: R) => T): AsyncIterable<T[]> {
-    for await (const rows of this.pages<R>(projectId, sql, params)) yield rows.map(map);
+  private async *mapPages<R extends PageRow, T>(on: Pool | PoolClient, projectId: string, sql: string, params: unknown[], map: (row: R) => T): AsyncIterable<T[]> {
+    for await (const rows of this.pages<R>(on, projectId, sql, params)) yield rows.map(map);
   }
 
   /**
@@ -201,11 +218,10 @@ export class AnnotationsService {
    * asked for as soon as one arrives, so PostgreSQL builds it while this one is turned into JSON and
    * sent: one query in flight at a time, never more than two batches in memory.
    */
-  private async *pages<R extends PageRow>(projectId: string, sql: string, params: unknown[]): AsyncIterable<R[]> {
+  private async *pages<R extends PageRow>(on: Pool | PoolClient, projectId: string, sql: string, params: unknown[]): AsyncIterable<R[]> {
     // Unnamed statements on purpose: a generic plan of this keyset query could not use the cursor.
-    const pool = this.pool;
     const page = (after: PageRow | null): Promise<R[]> => {
-      const next = pool.query<R>(sql, [projectId, after?.cursor ?? null, after?.id ?? null, ...params]).then((result) => result.rows);
+      const next = on.query<R>(sql, [projectId, after?.cursor ?? null, after?.id ?? null, ...params]).then((result) => result.rows);
       // Not left unhandled if the consumer stops (client gone) before awaiting it; still thrown below.
       next.catch(() => undefined);
       return next;

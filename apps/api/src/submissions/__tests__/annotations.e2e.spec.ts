@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
-import { EXPORT_BATCH } from '../annotations.service';
+import { AnnotationsService, EXPORT_BATCH } from '../annotations.service';
 import { asFixture, completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, box, type Box } from '../../../test/consensus-fixtures';
 
@@ -283,6 +283,38 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
       const empty = await get(none.liveKey, `/api/v1/projects/${none.projectUuid}/annotations?format=coco`);
       expect(empty.status).toBe(200);
       expect(JSON.parse(empty.text)).toMatchObject({ images: [], annotations: [], categories: [{ name: 'car' }, { name: 'person' }] });
+    });
+
+    it('exports COCO from one snapshot: a task completed between the images and the annotations shifts no image_id', async () => {
+      const p = await aRequester(t);
+      const early = await newTask(p, { external_image_url: 'https://images.example.com/early.jpg' });
+      await submit(early, w1, [box('car', 10, 10, 30, 30)], '2024-08-01T00:00:00Z');
+      await complete(early, '2024-08-01T00:00:00Z');
+      const late = await newTask(p, { external_image_url: 'https://images.example.com/late.jpg' });
+      await submit(late, w1, [box('person', 40, 40, 60, 60)], '2024-08-03T00:00:00Z');
+      await complete(late, '2024-08-03T00:00:00Z');
+      // Completed between the passes, and older than `late`: read by the second pass, it would take late's place.
+      const between = await newTask(p, { external_image_url: 'https://images.example.com/between.jpg' });
+      await submit(between, w2, [box('car', 100, 100, 120, 120)], '2024-08-02T00:00:00Z');
+
+      const principal = { keyId: randomUUID(), accountId: p.accountId, mode: 'live' as const };
+      const chunks = await t.app.get(AnnotationsService).projectAnnotations(principal, p.projectUuid, false, 'coco');
+      let text = '';
+      for await (const chunk of chunks) {
+        text += chunk;
+        if (chunk.startsWith('],"annotations":[')) await complete(between, '2024-08-02T00:00:00Z');
+      }
+      const coco = JSON.parse(text);
+      expect(coco.images.map((i: { task_uuid: string }) => i.task_uuid)).toEqual([early, late]);
+      const taskOf = new Map(coco.images.map((i: { id: number; task_uuid: string }) => [i.id, i.task_uuid]));
+      const byTask = coco.annotations.map((a: { image_id: number; bbox: number[] }) => [taskOf.get(a.image_id), a.bbox]);
+      expect(byTask).toEqual([
+        [early, [10, 10, 20, 20]],
+        [late, [40, 40, 20, 20]],
+      ]);
+      // The next export has all three.
+      const after = JSON.parse((await get(p.liveKey, `/api/v1/projects/${p.projectUuid}/annotations?format=coco`)).text);
+      expect(after.images.map((i: { task_uuid: string }) => i.task_uuid)).toEqual([early, between, late]);
     });
 
     it('answers a test key’s ?format=coco with a deterministic COCO file of the fake data', async () => {
