@@ -183,10 +183,13 @@ export class TaskDetailPage {
 export class ApiKeysPage {
   readonly rows: Locator;
   readonly firstCall: Locator;
+  /** The secrets made during this visit, newest first, each in its own box with a copy button. */
+  readonly newKeys: Locator;
 
   constructor(readonly page: Page) {
     this.rows = page.getByTestId('key-row');
     this.firstCall = page.getByTestId('first-call');
+    this.newKeys = page.getByTestId('new-key');
   }
 
   /** Opens the page and waits for its list: the keys, or the card that says there are none. */
@@ -203,10 +206,11 @@ export class ApiKeysPage {
    */
   async create(mode: 'live' | 'test'): Promise<string> {
     const before = await this.rows.count();
+    const shown = await this.newKeys.count();
     await this.page.getByTestId(`create-${mode}-key`).click();
-    await this.page.getByTestId('new-key').waitFor();
+    await this.newKeys.nth(shown).waitFor();
     await this.rows.nth(before).waitFor();
-    return this.page.getByTestId('new-key-secret').innerText();
+    return this.newKeys.first().getByTestId('new-key-secret').innerText();
   }
 }
 

@@ -275,6 +275,32 @@ describe('the requester console', () => {
     }
   });
 
+  it('keeps every secret made during a visit on screen, each with its own copy button, until it is dismissed', async () => {
+    const h = harness();
+    const { requester } = await aProjectWithTasks(h, { tasks: 0 });
+    const page = await h.newPage({ as: requester });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.baseUrl });
+    const keys = new ApiKeysPage(page);
+    await keys.open();
+    const test = await keys.create('test');
+    const live = await keys.create('live');
+    expect(test).toMatch(/^cb_test_/);
+    expect(live).toMatch(/^cb_live_/);
+
+    // The second key did not replace the first one's secret: both are shown, the newest first.
+    expect(await keys.newKeys.getByTestId('new-key-secret').allInnerTexts()).toEqual([live, test]);
+    for (const [i, secret] of [live, test].entries()) {
+      await keys.newKeys.nth(i).getByRole('button', { name: /^Copy API key/ }).click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    }
+    expect(await keys.firstCall.innerText()).toContain(`apikey: ${live}`);
+
+    // Each goes only when the requester says it is saved.
+    await keys.newKeys.nth(0).getByRole('button', { name: 'I have saved it' }).click();
+    await expectEventually(async () => (await keys.newKeys.count()) === 1, 'one secret left on screen');
+    expect(await keys.newKeys.getByTestId('new-key-secret').innerText()).toBe(test);
+  });
+
   it('fits a phone screen and can be used from the keyboard', async () => {
     const h = harness();
     const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 27 });

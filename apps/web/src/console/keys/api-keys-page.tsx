@@ -15,7 +15,10 @@ import { useLoad } from '../lib/use-load';
 /** /console/keys: create live and test keys (the secret shown once), see their use, revoke; the first call. */
 export function ApiKeysPage() {
   const keys = useLoad((signal) => consoleApi.apiKeys(signal), []);
-  const [created, setCreated] = useState<CreatedApiKeyResponse | null>(null);
+  // Every key made during this visit, newest first: each secret stays until the requester dismisses it,
+  // so making a second key never hides the first one's secret before it was saved.
+  const [created, setCreated] = useState<CreatedApiKeyResponse[]>([]);
+  const dismiss = (id: string) => setCreated((keys) => keys.filter((k) => k.id !== id));
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
@@ -24,7 +27,8 @@ export function ApiKeysPage() {
     setBusy(true);
     setErrors([]);
     try {
-      setCreated(await consoleApi.createApiKey(mode));
+      const key = await consoleApi.createApiKey(mode);
+      setCreated((keys) => [key, ...keys]);
       keys.reload();
     } catch (error) {
       setErrors(errorItems(error));
@@ -38,7 +42,7 @@ export function ApiKeysPage() {
     setBusy(true);
     try {
       await consoleApi.revokeApiKey(revoking.id);
-      if (created?.id === revoking.id) setCreated(null);
+      dismiss(revoking.id);
       keys.reload();
     } catch (error) {
       setErrors(errorItems(error));
@@ -68,7 +72,9 @@ export function ApiKeysPage() {
         </div>
       </div>
       <ErrorList errors={errors} />
-      {created && <NewKey created={created} onDismiss={() => setCreated(null)} />}
+      {created.map((key) => (
+        <NewKey key={key.id} created={key} onDismiss={() => dismiss(key.id)} />
+      ))}
 
       <LoadView state={keys.state} label="Loading keys" onRetry={keys.reload}>
         {(list) =>
@@ -120,7 +126,7 @@ export function ApiKeysPage() {
         }
       </LoadView>
 
-      <FirstCallSection secret={created?.mode === 'live' ? created.secret : undefined} />
+      <FirstCallSection secret={created.find((k) => k.mode === 'live')?.secret} />
 
       <ConfirmDialog
         open={revoking !== null}
@@ -138,13 +144,16 @@ export function ApiKeysPage() {
 }
 
 function NewKey({ created, onDismiss }: { created: CreatedApiKeyResponse; onDismiss: () => void }) {
+  const titleId = useId();
   return (
-    <section className="alert success cbc-new-key" aria-labelledby="new-key-title" data-testid="new-key">
-      <h2 id="new-key-title">Your new {created.mode} key</h2>
+    <section className="alert success cbc-new-key" aria-labelledby={titleId} data-testid="new-key" data-key-id={created.id}>
+      <h2 id={titleId}>
+        Your new {created.mode} key <code>{created.prefix}…</code>
+      </h2>
       <p>Copy it now and keep it somewhere safe: it is shown this once only. Afterwards only its prefix is listed.</p>
       <div className="cbc-secret">
         <code data-testid="new-key-secret">{created.secret}</code>
-        <CopyButton text={created.secret} what="API key" />
+        <CopyButton text={created.secret} what={`API key ${created.prefix}`} />
       </div>
       <button type="button" className="button small" onClick={onDismiss}>
         I have saved it
