@@ -60,7 +60,11 @@ export class WebhooksConsoleService {
     return this.settings(accountId);
   }
 
-  /** Newest first, 50 a page; `before` is the created_at of the last event of the previous page. */
+  /**
+   * Newest first, 50 a page. `before` is the id of the previous page's last event (the exact keyset:
+   * many events can share a millisecond, and created_at has microseconds the JSON times lack), or an
+   * ISO 8601 time (events created before it). An id this account has no event for gives an empty page.
+   */
   async events(accountId: string, options: { state?: string; before?: string }): Promise<WebhookEventResponse[]> {
     const params: unknown[] = [accountId];
     let where = 'e.account_id = $1';
@@ -71,8 +75,11 @@ export class WebhooksConsoleService {
       params.push(options.state);
       where += ` AND e.state = $${params.length}`;
     }
-    if (options.before) {
-      if (Number.isNaN(Date.parse(options.before))) throw ApiException.unprocessable('before', 'must be an ISO 8601 time');
+    if (options.before && isUuid(options.before)) {
+      params.push(options.before);
+      where += ` AND (e.created_at, e.id) < (SELECT c.created_at, c.id FROM webhook_events c WHERE c.id = $${params.length} AND c.account_id = $1)`;
+    } else if (options.before) {
+      if (Number.isNaN(Date.parse(options.before))) throw ApiException.unprocessable('before', 'must be an event id or an ISO 8601 time');
       params.push(options.before);
       where += ` AND e.created_at < $${params.length}`;
     }

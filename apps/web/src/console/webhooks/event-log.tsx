@@ -46,7 +46,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     if (!last) return;
     setLoadingOlder(true);
     try {
-      const page = await consoleApi.webhookEvents({ state: state || undefined, before: last.created_at });
+      // The last event's id is the exact keyset: events can share the millisecond its created_at shows.
+      const page = await consoleApi.webhookEvents({ state: state || undefined, before: last.id });
       setOlder((o) => [...o, ...page]);
       if (page.length === 0) setNotice('No older events.');
     } catch (error) {

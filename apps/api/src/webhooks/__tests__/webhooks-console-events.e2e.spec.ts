@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { aRequester, type Requester } from '../../../test/factories';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+
+describe('webhooks: the console’s event log pages (GET /api/console/webhooks/events)', () => {
+  let t: TestApp;
+  let r: Requester;
+  beforeAll(async () => {
+    t = await startTestApp();
+    r = await aRequester(t);
+  });
+  afterAll(() => t.close());
+
+  const page = async (before?: string) => {
+    const res = await t.request({ method: 'GET', url: `/api/console/webhooks/events${before ? `?before=${encodeURIComponent(before)}` : ''}`, headers: r.auth });
+    expect(res.status).toBe(200);
+    return res.body.data as Array<{ id: string; created_at: string }>;
+  };
+
+  it('pages by the last event’s id, so events that share a millisecond are neither skipped nor repeated', async () => {
+    // 120 events inside one millisecond (microseconds apart, some equal): a completion burst.
+    const ids: string[] = await t.db
+      .query(
+        `INSERT INTO webhook_events (id, account_id, type, payload, state, created_at)
+         SELECT gen_random_uuid(), $1, 'task_completed', '{}', 'delivered',
+                timestamptz '2026-11-25T12:00:00.123Z' + (g / 2) * interval '1 microsecond'
+           FROM generate_series(0, 119) AS g
+         RETURNING id`,
+        [r.accountId],
+      )
+      .then((rows: Array<{ id: string }>) => rows.map((row) => row.id));
+    const expected: string[] = (
+      await t.db.query(`SELECT id FROM webhook_events WHERE account_id = $1 ORDER BY created_at DESC, id DESC`, [r.accountId])
+    ).map((row: { id: string }) => row.id);
+
+    const seen: string[] = [];
+    for (let events = await page(); events.length > 0; events = await page(events[events.length - 1].id)) {
+      seen.push(...events.map((e) => e.id));
+    }
+    expect(seen).toEqual(expected);
+    expect(new Set(seen)).toEqual(new Set(ids));
+
+    // A time still works as a bound; an id of no event of this account gives an empty page.
+    expect(await page('2026-11-25T12:00:00.123Z')).toEqual([]);
+    expect(await page(randomUUID())).toEqual([]);
+    const bad = await t.request({ method: 'GET', url: '/api/console/webhooks/events?before=yesterday', headers: r.auth });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toEqual([{ field: 'before', detail: expect.stringContaining('event id') }]);
+  });
+});
