@@ -13,7 +13,7 @@
 //   /work/<project> in Chromium. So the annotator runs inside TaskWorkspace, the app shell, the box list
 //   of 300 rows, the countdown ticking every second, exactly the bundle a worker downloads.
 // - The 300 boxes reach the annotator the way the app restores them: as the localStorage draft
-//   (`crowdbox:draft:<checkout id>`, apps/web/src/work/draft-store.ts) of the checkout the page gets.
+//   (`crowdbox:draft:<user id>:<checkout id>`, apps/web/src/work/draft-store.ts) of the checkout the page gets.
 // - The API is not started: the two calls that page makes (GET /api/session/me and POST
 //   /api/work/checkouts) are answered by this script with canned JSON shaped like @crowdbox/contracts
 //   (UserResponse, CheckoutResponse), and the task image is a generated 1600x1200 PNG served next to
@@ -367,7 +367,7 @@ async function measureOnce(browser, baseUrl, count, opts) {
     await page.goto(`${baseUrl}/bench/blank.html`);
     await page.evaluate(
       ({ key, draft }) => localStorage.setItem(key, JSON.stringify(draft)),
-      { key: `crowdbox:draft:${CHECKOUT_ID}`, draft: { checkout_id: CHECKOUT_ID, project_uuid: PROJECT_UUID, boxes, saved_at: new Date().toISOString() } },
+      { key: `crowdbox:draft:${USER.id}:${CHECKOUT_ID}`, draft: { checkout_id: CHECKOUT_ID, project_uuid: PROJECT_UUID, boxes, saved_at: new Date().toISOString() } },
     );
     await page.goto(`${baseUrl}/work/${PROJECT_UUID}`);
     await page.getByTestId('task-workspace').waitFor();
@@ -412,7 +412,7 @@ async function measureOnce(browser, baseUrl, count, opts) {
       await sleep(20);
       after = await readBoxRow(page, index);
     }
-    const draft = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), `crowdbox:draft:${CHECKOUT_ID}`);
+    const draft = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), `crowdbox:draft:${USER.id}:${CHECKOUT_ID}`);
     const saved = draft?.boxes?.[index];
     const near = (b) => !!b && Math.abs(b.center_x - expected.center_x) <= 1 && Math.abs(b.center_y - expected.center_y) <= 1 && b.width === before.width && b.height === before.height;
     const moved = near(after) && near(saved) && draft.boxes.length === count;

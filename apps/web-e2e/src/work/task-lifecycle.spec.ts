@@ -4,9 +4,6 @@ import { aProjectWithTasks, aWorker, expireLease } from '../../support/scenario'
 
 const harness = useHarness();
 
-const draftKeys = (page: TaskPage) =>
-  page.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('crowdbox:draft:')));
-
 /** Takes the console errors of requests the test itself made fail (route.abort), and fails on any other. */
 function expectOnlyAbortedRequests(h: Harness): void {
   for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
@@ -71,7 +68,7 @@ describe('a leased task', () => {
     await task.annotator.expectBoxes(2);
     expect(await task.annotator.boxes()).toEqual(drawn);
     await page.getByTestId('draft-restored').waitFor();
-    expect(await draftKeys(task)).toEqual([`crowdbox:draft:${checkoutId}`]);
+    expect(await task.draftKeys()).toEqual([`crowdbox:draft:${worker.userId}:${checkoutId}`]);
 
     await task.skip();
     await task.notice.getByText('Skipped. The task went back to other workers.').waitFor();
@@ -79,7 +76,7 @@ describe('a leased task', () => {
     const second = await task.checkoutId();
     expect(second).not.toBe(checkoutId);
     await task.annotator.expectBoxes(0);
-    expect(await draftKeys(task)).toEqual([]);
+    expect(await task.draftKeys()).toEqual([]);
     const active = await h.api.request({ method: 'GET', url: '/api/work/checkouts', headers: worker.auth });
     expect(active.body.data.map((c: { checkout_id: string }) => c.checkout_id)).toEqual([second]);
 
@@ -103,7 +100,7 @@ describe('a leased task', () => {
     const message = await task.expired.innerText();
     expect(message).toContain('Time is up');
     expect(message).toContain('The 1 box you drew on it was not sent.');
-    expect(await draftKeys(task)).toEqual([]);
+    expect(await task.draftKeys()).toEqual([]);
 
     await task.expired.getByRole('button', { name: 'Next task' }).click();
     await task.waitForTask();
@@ -118,14 +115,14 @@ describe('a leased task', () => {
     const task = await new TaskPage(page).goto(project.projectUuid);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
-    expect(await draftKeys(task)).toEqual([`crowdbox:draft:${first}`]);
+    expect(await task.draftKeys()).toEqual([`crowdbox:draft:${worker.userId}:${first}`]);
     await expireLease(h, first);
 
     await page.reload();
     await task.waitForTask();
     expect(await task.checkoutId()).not.toBe(first);
     expect(await task.notice.innerText()).toContain('Your previous task here ended before it was submitted (time ran out); its 1 box was not sent.');
-    expect(await draftKeys(task)).toEqual([]);
+    expect(await task.draftKeys()).toEqual([]);
   });
 
   it('keeps the "Submitted" message when getting the next task fails after it', async () => {

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
 import { LoginPage } from '../../support/pages/login.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
@@ -5,6 +6,12 @@ import { TaskPage } from '../../support/pages/task.page';
 import { aProjectWithTasks, aWorker, expireLease, PASSWORD } from '../../support/scenario';
 
 const harness = useHarness();
+
+async function logOut(page: Page): Promise<void> {
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.waitForURL(/\/login/);
+}
 
 describe('the work list', () => {
   it('asks a signed-out worker to log in, then lists projects with reward, time allowed and tasks left', async () => {
@@ -99,5 +106,34 @@ describe('the work list', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.pathname === `/work/${project.projectUuid}`);
     await task.waitForTask();
+  });
+
+  it('keeps each worker\'s drafts to themselves on a browser two workers share', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2, displayName: 'Shared desk' });
+    const ann = await aWorker(h, 'Ann');
+    const ben = await aWorker(h, 'Ben');
+    const page = await h.newPage();
+    const task = new TaskPage(page);
+    await new LoginPage(page).logInVia(`/work/${project.projectUuid}`, ann.email, PASSWORD);
+    await task.waitForTask();
+    const annCheckout = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    const drawn = await task.annotator.boxes();
+    await logOut(page);
+
+    // Ben's work list neither reports nor drops Ann's draft: her lease is not his to judge.
+    await new LoginPage(page).logInVia('/work', ben.email, PASSWORD);
+    await new WorkProjectsPage(page).project('Shared desk').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('lost-drafts').count()).toBe(0);
+    expect(await task.draftKeys()).toEqual([`crowdbox:draft:${ann.userId}:${annCheckout}`]);
+    await logOut(page);
+
+    await new LoginPage(page).logInVia(`/work/${project.projectUuid}`, ann.email, PASSWORD);
+    await task.waitForTask();
+    expect(await task.checkoutId()).toBe(annCheckout);
+    await page.getByTestId('draft-restored').waitFor();
+    expect(await task.annotator.boxes()).toEqual(drawn);
   });
 });

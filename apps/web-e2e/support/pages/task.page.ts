@@ -45,6 +45,11 @@ export class TaskPage {
     return id;
   }
 
+  /** The keys of the drafts this browser holds (every user's), `crowdbox:draft:<user id>:<checkout id>`. */
+  draftKeys(): Promise<string[]> {
+    return this.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('crowdbox:draft:')));
+  }
+
   async submit(): Promise<void> {
     await this.submitButton.click();
   }

@@ -1,9 +1,10 @@
 import type { Box } from '@crowdbox/boxes';
 
 /**
- * The boxes drawn on a leased task, kept in localStorage under the checkout id so a reload (or a
- * crash) resumes them. Cleared on submit, skip and expiry; drafts of leases that are no longer
- * active are pruned whenever the list of active leases is read.
+ * The boxes drawn on a leased task, kept in localStorage so a reload (or a crash) resumes them.
+ * Keyed by the signed-in user and the checkout id: on a browser that several workers share, each
+ * one reads, keeps and prunes only their own drafts. Cleared on submit, skip and expiry; drafts of
+ * leases that are no longer active are pruned whenever the list of active leases is read.
  */
 export interface Draft {
   checkout_id: string;
@@ -13,6 +14,11 @@ export interface Draft {
 }
 
 const PREFIX = 'crowdbox:draft:';
+const userPrefix = (userId: string) => `${PREFIX}${userId}:`;
+// Drafts saved before they were keyed by user: `crowdbox:draft:<checkout id>`. One is read only for
+// the very checkout the server has just handed this user, so a draft of a lease in progress survives
+// the upgrade and nobody else's draft is ever shown.
+const legacyKey = (checkoutId: string) => PREFIX + checkoutId;
 
 function storage(): Storage | null {
   try {
@@ -22,8 +28,7 @@ function storage(): Storage | null {
   }
 }
 
-export function loadDraft(checkoutId: string): Draft | null {
-  const raw = storage()?.getItem(PREFIX + checkoutId);
+function parse(raw: string | null | undefined): Draft | null {
   if (!raw) return null;
   try {
     const draft = JSON.parse(raw) as Draft;
@@ -33,37 +38,42 @@ export function loadDraft(checkoutId: string): Draft | null {
   }
 }
 
-export function saveDraft(draft: Omit<Draft, 'saved_at'>): void {
+export function loadDraft(userId: string, checkoutId: string): Draft | null {
+  const store = storage();
+  return parse(store?.getItem(userPrefix(userId) + checkoutId)) ?? parse(store?.getItem(legacyKey(checkoutId)));
+}
+
+export function saveDraft(userId: string, draft: Omit<Draft, 'saved_at'>): void {
   try {
-    storage()?.setItem(PREFIX + draft.checkout_id, JSON.stringify({ ...draft, saved_at: new Date().toISOString() }));
+    storage()?.setItem(userPrefix(userId) + draft.checkout_id, JSON.stringify({ ...draft, saved_at: new Date().toISOString() }));
   } catch {
     // Storage full or disabled: the draft is a convenience, the task still works.
   }
 }
 
-export function clearDraft(checkoutId: string): void {
-  storage()?.removeItem(PREFIX + checkoutId);
+export function clearDraft(userId: string, checkoutId: string): void {
+  storage()?.removeItem(userPrefix(userId) + checkoutId);
+  storage()?.removeItem(legacyKey(checkoutId));
 }
 
-/** Every stored draft. */
-export function allDrafts(): Draft[] {
+/** Every stored draft of this user. */
+export function userDrafts(userId: string): Draft[] {
   const store = storage();
   if (!store) return [];
+  const prefix = userPrefix(userId);
   const drafts: Draft[] = [];
   for (let i = 0; i < store.length; i++) {
     const key = store.key(i);
-    if (key?.startsWith(PREFIX)) {
-      const draft = loadDraft(key.slice(PREFIX.length));
-      if (draft) drafts.push(draft);
-    }
+    const draft = key?.startsWith(prefix) ? parse(store.getItem(key)) : null;
+    if (draft) drafts.push(draft);
   }
   return drafts;
 }
 
-/** Drops the drafts of leases that are not in `activeCheckoutIds`; returns what was dropped. */
-export function pruneDrafts(activeCheckoutIds: string[]): Draft[] {
+/** Drops this user's drafts of leases that are not in `activeCheckoutIds`; returns what was dropped. */
+export function pruneDrafts(userId: string, activeCheckoutIds: string[]): Draft[] {
   const active = new Set(activeCheckoutIds);
-  const stale = allDrafts().filter((d) => !active.has(d.checkout_id));
-  for (const d of stale) clearDraft(d.checkout_id);
+  const stale = userDrafts(userId).filter((d) => !active.has(d.checkout_id));
+  for (const d of stale) clearDraft(userId, d.checkout_id);
   return stale;
 }

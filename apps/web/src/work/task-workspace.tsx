@@ -5,7 +5,6 @@ import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Countdown } from './countdown';
-import { saveDraft } from './draft-store';
 import { TaskPrompt } from './task-prompt';
 
 export interface TaskWorkspaceProps {
@@ -18,6 +17,8 @@ export interface TaskWorkspaceProps {
   onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize) => void;
   onSkip: (checkout: CheckoutResponse) => void;
   onExpired: (checkout: CheckoutResponse, boxesDrawn: number) => void;
+  /** Keeps the boxes as the task's draft, after every edit. */
+  onDraft: (checkout: CheckoutResponse, boxes: Box[]) => void;
 }
 
 /** Integer pixel boxes inside the image, as the API takes them; boxes that round to nothing are dropped. */
@@ -33,12 +34,13 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   const boxCount = useRef(boxes.length);
   boxCount.current = boxes.length;
 
+  const { onDraft } = props;
   const onChange = useCallback(
     (next: Box[]) => {
       setBoxes(next);
-      saveDraft({ checkout_id: checkout.checkout_id, project_uuid: checkout.project_uuid, boxes: next });
+      onDraft(checkout, next);
     },
-    [checkout.checkout_id, checkout.project_uuid],
+    [onDraft, checkout],
   );
   const { onExpired } = props;
   const expired = useCallback(() => onExpired(checkout, boxCount.current), [onExpired, checkout]);

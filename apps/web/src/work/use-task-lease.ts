@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems } from '../api/client';
 import { CHECKOUT_EXPIRED, NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { formatCents } from '../shell/format';
-import { allDrafts, clearDraft, loadDraft } from './draft-store';
+import { clearDraft, loadDraft, saveDraft, userDrafts } from './draft-store';
 
 /** Where the worker is on one project's tasks. */
 export type LeaseState =
@@ -28,21 +28,22 @@ interface LeaseHandout {
   lostBoxes: number;
 }
 
-async function checkOut(projectUuid: string): Promise<LeaseHandout> {
+async function checkOut(projectUuid: string, userId: string): Promise<LeaseHandout> {
   const { data: checkout, status } = await workApi.checkOut(projectUuid);
-  const lost = allDrafts().filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
-  for (const d of lost) clearDraft(d.checkout_id);
+  const lost = userDrafts(userId).filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
+  for (const d of lost) clearDraft(userId, d.checkout_id);
   return { checkout, resumed: status === 200, lostLeases: lost.length, lostBoxes: lost.reduce((n, d) => n + d.boxes.length, 0) };
 }
 
 // One checkout per project at a time: StrictMode's double effect (or a double click) shares it, and
 // with it the one look at the drafts, instead of racing two POSTs.
 const inFlight = new Map<string, Promise<LeaseHandout>>();
-function checkOutOnce(projectUuid: string): Promise<LeaseHandout> {
-  let pending = inFlight.get(projectUuid);
+function checkOutOnce(projectUuid: string, userId: string): Promise<LeaseHandout> {
+  const key = `${userId}:${projectUuid}`;
+  let pending = inFlight.get(key);
   if (!pending) {
-    pending = checkOut(projectUuid).finally(() => inFlight.delete(projectUuid));
-    inFlight.set(projectUuid, pending);
+    pending = checkOut(projectUuid, userId).finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
   }
   return pending;
 }
@@ -50,9 +51,9 @@ function checkOutOnce(projectUuid: string): Promise<LeaseHandout> {
 /**
  * The lease life cycle of the annotator page: check out (or resume) a task of the project, submit,
  * skip, and expiry. Drafts of this project's earlier leases that ended unsubmitted are reported,
- * never dropped silently.
+ * never dropped silently. Drafts are the signed-in user's (`userId`) only.
  */
-export function useTaskLease(projectUuid: string) {
+export function useTaskLease(projectUuid: string, userId: string) {
   const [state, setState] = useState<LeaseState>({ kind: 'loading' });
   const [notice, setNotice] = useState<LeaseNotice | null>(null);
   const [busy, setBusy] = useState<'submit' | 'skip' | null>(null);
@@ -64,9 +65,9 @@ export function useTaskLease(projectUuid: string) {
       setState({ kind: 'loading' });
       setActionErrors([]);
       try {
-        const { checkout, resumed, lostLeases, lostBoxes } = await checkOutOnce(projectUuid);
+        const { checkout, resumed, lostLeases, lostBoxes } = await checkOutOnce(projectUuid, userId);
         if (!alive.current) return;
-        const draft = loadDraft(checkout.checkout_id);
+        const draft = loadDraft(userId, checkout.checkout_id);
         setNotice(
           lostLeases > 0
             ? {
@@ -87,7 +88,7 @@ export function useTaskLease(projectUuid: string) {
         }
       }
     },
-    [projectUuid],
+    [projectUuid, userId],
   );
 
   useEffect(() => {
@@ -99,11 +100,20 @@ export function useTaskLease(projectUuid: string) {
     };
   }, [next]);
 
-  const expire = useCallback((checkout: CheckoutResponse, boxes: number) => {
-    clearDraft(checkout.checkout_id);
-    setBusy(null);
-    setState({ kind: 'expired', checkout, lostBoxes: boxes });
-  }, []);
+  const expire = useCallback(
+    (checkout: CheckoutResponse, boxes: number) => {
+      clearDraft(userId, checkout.checkout_id);
+      setBusy(null);
+      setState({ kind: 'expired', checkout, lostBoxes: boxes });
+    },
+    [userId],
+  );
+
+  const keepDraft = useCallback(
+    (checkout: CheckoutResponse, boxes: Box[]) =>
+      saveDraft(userId, { checkout_id: checkout.checkout_id, project_uuid: checkout.project_uuid, boxes }),
+    [userId],
+  );
 
   const submit = useCallback(
     async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }) => {
@@ -111,7 +121,7 @@ export function useTaskLease(projectUuid: string) {
       setActionErrors([]);
       try {
         const result = await workApi.submit(checkout.checkout_id, { annotations: boxes, image_width: image.width, image_height: image.height });
-        clearDraft(checkout.checkout_id);
+        clearDraft(userId, checkout.checkout_id);
         setBusy(null);
         await next({ tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(result.reward)}.` });
       } catch (error) {
@@ -120,7 +130,7 @@ export function useTaskLease(projectUuid: string) {
         setActionErrors(errorItems(error));
       }
     },
-    [next, expire],
+    [next, expire, userId],
   );
 
   const skip = useCallback(
@@ -129,7 +139,7 @@ export function useTaskLease(projectUuid: string) {
       setActionErrors([]);
       try {
         await workApi.release(checkout.checkout_id);
-        clearDraft(checkout.checkout_id);
+        clearDraft(userId, checkout.checkout_id);
         setBusy(null);
         await next({ tone: 'info', text: 'Skipped. The task went back to other workers.' });
       } catch (error) {
@@ -138,8 +148,8 @@ export function useTaskLease(projectUuid: string) {
         setActionErrors(errorItems(error));
       }
     },
-    [next, expire],
+    [next, expire, userId],
   );
 
-  return { state, notice, busy, actionErrors, next: () => next(null), submit, skip, expire, dismissNotice: () => setNotice(null) };
+  return { state, notice, busy, actionErrors, next: () => next(null), submit, skip, expire, keepDraft, dismissNotice: () => setNotice(null) };
 }

@@ -3,6 +3,7 @@ import type { CheckoutResponse, EarningsResponse, WorkProjectResponse } from '@c
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { errorItems } from '../api/client';
+import { useSession } from '../auth/session-context';
 import { workApi } from '../api/work.api';
 import { ErrorList } from '../shell/error-list';
 import { formatCents, formatDuration } from '../shell/format';
@@ -24,15 +25,16 @@ async function loadOverview(signal: AbortSignal): Promise<Overview> {
 /** /work: the tasks in progress, the projects with work, and what the worker has earned. */
 export function WorkProjectsPage() {
   const { state, reload } = useAsync(loadOverview);
+  const userId = useSession().user?.id;
   const activeIds = state.status === 'ok' ? state.data.active.map((c) => c.checkout_id).join(',') : null;
   // Boxes drawn on a lease that ended unsubmitted are gone from the server's point of view; say so once.
   const [lostBoxes, setLostBoxes] = useState<number | null>(null);
   useEffect(() => {
-    if (activeIds === null) return;
-    const stale = pruneDrafts(activeIds ? activeIds.split(',') : []);
+    if (activeIds === null || !userId) return;
+    const stale = pruneDrafts(userId, activeIds ? activeIds.split(',') : []);
     const boxes = stale.reduce((n, d) => n + d.boxes.length, 0);
     if (boxes > 0) setLostBoxes(boxes);
-  }, [activeIds]);
+  }, [activeIds, userId]);
 
   if (state.status === 'loading') return <Loading label="Finding work" />;
   if (state.status === 'error') {

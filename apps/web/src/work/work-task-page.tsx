@@ -1,5 +1,6 @@
 import './work.css';
 import { Link, useParams } from 'react-router';
+import { useSession } from '../auth/session-context';
 import { ErrorList } from '../shell/error-list';
 import { Loading } from '../shell/loading';
 import { TaskWorkspace } from './task-workspace';
@@ -20,7 +21,13 @@ function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: 
 /** /work/:projectUuid: one task of the project at a time, the next one straight after each submit. */
 export function WorkTaskPage() {
   const { projectUuid = '' } = useParams();
-  const lease = useTaskLease(projectUuid);
+  const { user } = useSession();
+  // <RequireSession> shows this page only to a signed-in user; the drafts are that user's.
+  return user ? <ProjectTasks key={user.id} projectUuid={projectUuid} userId={user.id} /> : null;
+}
+
+function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: string }) {
+  const lease = useTaskLease(projectUuid, userId);
   const { state } = lease;
 
   if (state.kind === 'loading') return <Loading label="Getting a task" />;
@@ -38,6 +45,7 @@ export function WorkTaskPage() {
         onSubmit={lease.submit}
         onSkip={lease.skip}
         onExpired={lease.expire}
+        onDraft={lease.keepDraft}
       />
     );
   }
