@@ -26,6 +26,7 @@ import { EventsLockNoSharedRow1764900000000 } from './migrations/1764900000000-e
 import { SigningSecretRotation1765000000000 } from './migrations/1765000000000-signing-secret-rotation';
 import { RelayKeysetIndex1765100000000 } from './migrations/1765100000000-relay-keyset-index';
 import { IdempotencyResponseAsJson1765200000000 } from './migrations/1765200000000-idempotency-response-as-json';
+import { EventRedeliveries1765300000000 } from './migrations/1765300000000-event-redeliveries';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -60,6 +61,7 @@ export const MIGRATIONS = [
   SigningSecretRotation1765000000000,
   RelayKeysetIndex1765100000000,
   IdempotencyResponseAsJson1765200000000,
+  EventRedeliveries1765300000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

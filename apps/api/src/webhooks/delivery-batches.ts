@@ -10,6 +10,8 @@ export interface EventRow {
   event_id: string;
   event_state: string;
   attempt_count: number;
+  /** Passed back with the attempt's record (AttemptRecord.redeliveries). */
+  redeliveries: number;
   body: string | null;
   event_created_at: Date;
   url: string | null;
@@ -34,6 +36,8 @@ export interface AttemptRecord {
   delayMs: number;
   /** Stored on the first attempt so that every later one sends the same bytes. */
   body: string;
+  /** The event's `redeliveries` as the attempt read it: if a redeliver moved it since, the event is left as the redeliver set it. */
+  redeliveries: number;
 }
 
 /**
@@ -43,7 +47,7 @@ export interface AttemptRecord {
 const READ_EVENTS: PreparedStatement = {
   name: 'webhook_delivery_read_events',
   text: `
-    SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.body, e.created_at AS event_created_at,
+    SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.redeliveries, e.body, e.created_at AS event_created_at,
            ep.url, ep.state AS endpoint_state, ${signingSecretsSql('a')} AS secrets,
            CASE WHEN e.body IS NULL THEN
              (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
@@ -58,15 +62,17 @@ const READ_EVENTS: PreparedStatement = {
  * Logs the attempts and moves their events on (delivered, failed, or pending until the next time),
  * without waiting for the disk (ASYNC_COMMIT): a crash that loses this write leaves the events pending
  * as they were, and the relay sends them again, which at-least-once delivery allows (the receiver
- * tells a repeat by its webhook-id). What such a crash loses is the log line of an attempt.
+ * tells a repeat by its webhook-id). What such a crash loses is the log line of an attempt. An event
+ * redelivered while its attempt was in flight (`redeliveries` moved) keeps the redeliver's reset; the
+ * attempt is still logged. RETURNING names the events moved on.
  */
 const RECORD_ATTEMPTS: PreparedStatement = {
   name: 'webhook_delivery_record_attempts',
   text: `
     WITH input AS (
       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::text[], $7::int[], $8::text[],
-                           $9::double precision[], $10::text[])
-        AS i(attempt_id, event_id, status_code, duration_ms, error, excerpt, attempt_count, state, delay_ms, body)
+                           $9::double precision[], $10::text[], $11::int[])
+        AS i(attempt_id, event_id, status_code, duration_ms, error, excerpt, attempt_count, state, delay_ms, body, redeliveries)
     ), attempt AS (
       INSERT INTO webhook_attempts (id, event_id, status_code, duration_ms, error, response_excerpt)
       SELECT attempt_id, event_id, status_code, duration_ms, error, excerpt FROM input
@@ -76,7 +82,8 @@ const RECORD_ATTEMPTS: PreparedStatement = {
            next_attempt_at = CASE WHEN i.state = 'pending' THEN now() + make_interval(secs => i.delay_ms / 1000) END,
            delivered_at = CASE WHEN i.state = 'delivered' THEN now() END
       FROM input i, ${ASYNC_COMMIT}
-     WHERE e.id = i.event_id`,
+     WHERE e.id = i.event_id AND e.redeliveries = i.redeliveries
+    RETURNING e.id`,
 };
 
 /** Most rows one statement takes: past this, a batch's round trip no longer saves anything worth its size. */
@@ -91,7 +98,7 @@ const MAX_BATCH = 100;
  */
 export class DeliveryBatches {
   private readonly reads: DataLoader<string, EventRow | undefined>;
-  private readonly records: DataLoader<AttemptRecord, true>;
+  private readonly records: DataLoader<AttemptRecord, boolean>;
 
   /** `db`: the app's DataSource; a test may pin the statements to one connection instead. */
   constructor(db: DataSource | PoolClient) {
@@ -101,7 +108,7 @@ export class DeliveryBatches {
       return ids.map((id) => byId.get(id));
     };
     const recordAttempts = async (records: readonly AttemptRecord[]) => {
-      await runPrepared(db, RECORD_ATTEMPTS, [
+      const moved = await runPrepared<{ id: string }>(db, RECORD_ATTEMPTS, [
         records.map((r) => r.attemptId),
         records.map((r) => r.eventId),
         records.map((r) => r.statusCode),
@@ -112,8 +119,10 @@ export class DeliveryBatches {
         records.map((r) => r.state),
         records.map((r) => r.delayMs),
         records.map((r) => r.body),
+        records.map((r) => r.redeliveries),
       ]);
-      return records.map(() => true as const);
+      const applied = new Set(moved.map((row) => row.id));
+      return records.map((r) => applied.has(r.eventId));
     };
     const options = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (flush: () => void) => setImmediate(flush) };
     this.reads = new DataLoader(rowByRowOnFailure(readEvents), options);
@@ -125,8 +134,12 @@ export class DeliveryBatches {
     return this.reads.load(eventId);
   }
 
-  async recordAttempt(record: AttemptRecord): Promise<void> {
-    await this.records.load(record);
+  /**
+   * Logs the attempt, and moves its event on unless a redeliver reset the event since the attempt read
+   * it: false then, and the event is as the redeliver left it (pending, due now, a fresh schedule).
+   */
+  recordAttempt(record: AttemptRecord): Promise<boolean> {
+    return this.records.load(record);
   }
 }
 

@@ -95,22 +95,30 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
         : undefined;
     const state = verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'pending' : 'failed';
     const error = outcome.error === undefined ? (verdict === 'delivered' ? null : `HTTP ${outcome.status}`) : withoutNul(outcome.error);
-    await this.batches.recordAttempt({
-      attemptId: randomUUID(),
-      eventId,
-      statusCode: outcome.status ?? null,
-      durationMs: outcome.durationMs,
-      error,
-      excerpt: excerpt(outcome.reply),
-      attemptCount: attempts,
-      state,
-      delayMs: delay ?? 0,
-      body,
-    });
+    const record = () =>
+      this.batches.recordAttempt({
+        attemptId: randomUUID(),
+        eventId,
+        statusCode: outcome.status ?? null,
+        durationMs: outcome.durationMs,
+        error,
+        excerpt: excerpt(outcome.reply),
+        attemptCount: attempts,
+        state,
+        delayMs: delay ?? 0,
+        body,
+        redeliveries: event.redeliveries,
+      });
     if (state === 'pending') {
+      // Delayed before the record: a redeliver that comes after the record then finds this job delayed,
+      // not active, and can replace it. One that came during the attempt leaves the record unapplied,
+      // and this job runs again now instead of at the old schedule's next step.
       await job.moveToDelayed(Date.now() + (delay as number), token);
+      if (!(await record())) await job.promote().catch(() => undefined);
       throw new DelayedError();
     }
+    // Redelivered during this attempt: the redeliver's job was a no-op under this job's id, so send again here.
+    if (!(await record())) return this.deliver(job, token, true);
     return state === 'delivered' ? 'delivered' : 'failed';
   }
 

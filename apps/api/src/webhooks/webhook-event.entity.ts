@@ -65,6 +65,10 @@ export class WebhookEvent {
   @Column('text', { nullable: true })
   lastError!: string | null;
 
+  /** Times redelivered from the console: an attempt records its outcome only if this has not moved since it read the event. */
+  @Column('integer', { default: 0 })
+  redeliveries!: number;
+
   /**
    * The exact bytes sent, fixed on the first attempt so retries and redeliveries are identical (and
    * keep the contract's field order, which jsonb would not).

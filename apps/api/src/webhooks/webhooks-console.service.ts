@@ -11,7 +11,9 @@ const PAGE = 50;
 /** Most failed events one "redeliver all failed" takes; the answer says when more are left. */
 export const REDELIVER_FAILED_MAX = 10_000;
 /** What a redelivery sets on an event: pending again, due now, with a fresh schedule (the attempt log keeps the old ones). */
-const AGAIN = `state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL`;
+/** What a redelivery resets; `redeliveries` tells an attempt in flight that its outcome no longer decides the event. */
+const AGAIN = `state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL,
+               redeliveries = redeliveries + 1`;
 
 /** The console's view of an account's webhooks (API.md §4): addresses, secret, the event log, redeliver. */
 @Injectable()

@@ -106,6 +106,7 @@ describe('commits that do not wait for the disk', () => {
           state: 'pending',
           delayMs: 60_000,
           body: '{}',
+          redeliveries: 0,
         }),
       5,
       FEW,

@@ -381,7 +381,7 @@ describe('webhooks', () => {
 
       const record = (eventId: string) => ({
         attemptId: randomUUID(), eventId, statusCode: 200, durationMs: 7, error: null, excerpt: 'ok',
-        attemptCount: 2, state: 'delivered' as const, delayMs: 0, body: '{}',
+        attemptCount: 2, state: 'delivered' as const, delayMs: 0, body: '{}', redeliveries: 0,
       });
       const recorded = await Promise.allSettled([record(ids[0]), record(missing), record(ids[1])].map((a) => batches.recordAttempt(a)));
       expect(recorded.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
@@ -466,6 +466,65 @@ describe('webhooks: requests in flight to one receiver', () => {
       expect(event).toMatchObject({ state: 'delivered', attempt_count: 1 });
       expect(event.attempts[0].duration_ms).toBeLessThan(1000);
     }
+  });
+});
+
+describe('webhooks: redelivering an event while its attempt is in flight', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let worker: SignedIn;
+  beforeAll(async () => {
+    // A long second step: an event left on the old schedule would wait 30 s, well past the test's wait.
+    t = await startTestApp({ ...FAST, WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2,30,30' });
+    receiver = await new WebhookReceiver().start();
+    worker = await signUp(t);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+
+  /** Redelivers `path`'s event while the receiver holds its `held`th event request, which it answers `heldStatus`. */
+  async function redeliverDuring(path: string, held: number, heldStatus: number) {
+    const r = await aRequester(t);
+    let release: () => void = () => undefined;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let arrived: () => void = () => undefined;
+    const heldArrived = new Promise<void>((resolve) => (arrived = resolve));
+    receiver.on(path, async (req, nth) => {
+      if (req.json?.event === 'challenge') return echoChallenge(req, nth);
+      const attempt = receiver.events(path).length;
+      if (attempt < held) return { status: 503 };
+      if (attempt === held) {
+        arrived();
+        await holding;
+        return { status: heldStatus };
+      }
+      return { status: 200 };
+    });
+    await completeTask(t, r, worker, receiver.url(path));
+    await heldArrived;
+    const [event] = await eventLog(t, r);
+    const again = await t.request({ method: 'POST', url: `/api/console/webhooks/events/${event.id}/redeliver`, headers: r.auth });
+    expect(again.status).toBe(202);
+    release();
+    const [delivered] = await eventually(async () => {
+      const log = await eventLog(t, r);
+      return log[0]?.state === 'delivered' && log;
+    }, 5000);
+    return delivered;
+  }
+
+  it('starts the fresh schedule now when the attempt in flight ends in a retry, instead of the old schedule’s next step', async () => {
+    const event = await redeliverDuring('/held-retry', 2, 503);
+    expect(statuses(event)).toEqual([503, 503, 200]);
+    expect(event.attempt_count).toBe(1);
+  });
+
+  it('sends again when the attempt in flight ends the event as failed, instead of leaving it failed', async () => {
+    const event = await redeliverDuring('/held-refusal', 1, 400);
+    expect(statuses(event)).toEqual([400, 200]);
+    expect(event.attempt_count).toBe(1);
   });
 });
 
