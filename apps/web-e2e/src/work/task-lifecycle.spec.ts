@@ -107,6 +107,31 @@ describe('a leased task', () => {
     await task.annotator.expectBoxes(0);
   });
 
+  it('says when the requester cancelled the task during the lease, drops its draft, and offers the next task', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    const cancel = await h.api.request({
+      method: 'POST',
+      url: `/api/console/projects/${project.projectUuid}/cancel_outstanding`,
+      headers: project.requester.auth,
+    });
+    expect(cancel.body.data).toMatchObject({ cancelled: 2, ended_checkouts: 1 });
+
+    await task.submit();
+    await task.cancelled.waitFor();
+    expect(await task.cancelled.innerText()).toMatch(/Task cancelled[\s\S]*The requester cancelled this task[\s\S]*The 1 box you drew on it was not sent\./);
+    expect(await task.countdown.count()).toBe(0);
+    expect(await task.draftKeys()).toEqual([]);
+
+    // The requester cancelled every open task of the project, so there is no next one here.
+    await task.cancelled.getByRole('button', { name: 'Next task' }).click();
+    await task.noTask.waitFor();
+  });
+
   it('reports a lease that ran out while the worker was away, with its draft', async () => {
     const h = harness();
     const project = await aProjectWithTasks(h, { tasks: 2 });

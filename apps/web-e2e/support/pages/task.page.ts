@@ -9,6 +9,7 @@ export class TaskPage {
   readonly submitButton: Locator;
   readonly skipButton: Locator;
   readonly expired: Locator;
+  readonly cancelled: Locator;
   readonly noTask: Locator;
   readonly notice: Locator;
   readonly errors: Locator;
@@ -21,6 +22,7 @@ export class TaskPage {
     this.submitButton = page.getByTestId('submit-task');
     this.skipButton = page.getByTestId('skip-task');
     this.expired = page.getByTestId('task-expired');
+    this.cancelled = page.getByTestId('task-cancelled');
     this.noTask = page.getByTestId('no-task');
     this.notice = page.getByTestId('lease-notice');
     this.errors = page.getByTestId('error-list');

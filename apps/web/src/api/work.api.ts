@@ -13,5 +13,7 @@ export const workApi = {
   release: (checkoutId: string) => api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`),
 };
 
+// The details the worker API answers with (apps/api/src/work/lease-errors.ts), matched exactly.
 export const NO_TASK_AVAILABLE = 'no task available';
 export const CHECKOUT_EXPIRED = 'checkout has expired';
+export const TASK_CANCELLED = 'the task was cancelled by its requester';

@@ -2,15 +2,16 @@ import type { Box } from '@crowdbox/boxes';
 import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems } from '../api/client';
-import { CHECKOUT_EXPIRED, NO_TASK_AVAILABLE, workApi } from '../api/work.api';
+import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { formatCents } from '../shell/format';
 import { clearDraft, loadDraft, saveDraft, userDrafts } from './draft-store';
+import { leaseEndOf, type LeaseEnd } from './lease-end';
 
 /** Where the worker is on one project's tasks. */
 export type LeaseState =
   | { kind: 'loading' }
   | { kind: 'task'; checkout: CheckoutResponse; initialBoxes: Box[]; resumed: boolean }
-  | { kind: 'expired'; checkout: CheckoutResponse; lostBoxes: number }
+  | { kind: 'ended'; reason: LeaseEnd; checkout: CheckoutResponse; lostBoxes: number }
   | { kind: 'no-task' }
   | { kind: 'error'; errors: ErrorItem[] };
 
@@ -100,14 +101,16 @@ export function useTaskLease(projectUuid: string, userId: string) {
     };
   }, [next]);
 
-  const expire = useCallback(
-    (checkout: CheckoutResponse, boxes: number) => {
+  // The task can no longer be submitted: its draft goes, and the page says why and offers the next task.
+  const end = useCallback(
+    (checkout: CheckoutResponse, reason: LeaseEnd, boxes: number) => {
       clearDraft(userId, checkout.checkout_id);
       setBusy(null);
-      setState({ kind: 'expired', checkout, lostBoxes: boxes });
+      setState({ kind: 'ended', reason, checkout, lostBoxes: boxes });
     },
     [userId],
   );
+  const expire = useCallback((checkout: CheckoutResponse, boxes: number) => end(checkout, 'expired', boxes), [end]);
 
   const keepDraft = useCallback(
     (checkout: CheckoutResponse, boxes: Box[]) =>
@@ -125,12 +128,13 @@ export function useTaskLease(projectUuid: string, userId: string) {
         setBusy(null);
         await next({ tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(result.reward)}.` });
       } catch (error) {
-        if (error instanceof ApiError && error.has(CHECKOUT_EXPIRED)) return expire(checkout, boxes.length);
+        const ended = leaseEndOf(error);
+        if (ended) return end(checkout, ended, boxes.length);
         setBusy(null);
         setActionErrors(errorItems(error));
       }
     },
-    [next, expire, userId],
+    [next, end, userId],
   );
 
   const skip = useCallback(
@@ -143,12 +147,13 @@ export function useTaskLease(projectUuid: string, userId: string) {
         setBusy(null);
         await next({ tone: 'info', text: 'Skipped. The task went back to other workers.' });
       } catch (error) {
-        if (error instanceof ApiError && error.has(CHECKOUT_EXPIRED)) return expire(checkout, 0);
+        const ended = leaseEndOf(error);
+        if (ended) return end(checkout, ended, 0);
         setBusy(null);
         setActionErrors(errorItems(error));
       }
     },
-    [next, expire, userId],
+    [next, end, userId],
   );
 
   return { state, notice, busy, actionErrors, next: () => next(null), submit, skip, expire, keepDraft, dismissNotice: () => setNotice(null) };

@@ -3,8 +3,18 @@ import { Link, useParams } from 'react-router';
 import { useSession } from '../auth/session-context';
 import { ErrorList } from '../shell/error-list';
 import { Loading } from '../shell/loading';
+import type { LeaseEnd } from './lease-end';
 import { TaskWorkspace } from './task-workspace';
 import { useTaskLease, type LeaseNotice } from './use-task-lease';
+
+/** What the page says when a lease ended before the worker could submit it. */
+const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
+  expired: {
+    title: 'Time is up',
+    text: 'The time allowed for this task ran out before it was submitted, so the task went back to other workers and can no longer be submitted.',
+  },
+  cancelled: { title: 'Task cancelled', text: 'The requester cancelled this task, so it can no longer be submitted.' },
+};
 
 function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: () => void }) {
   if (!notice) return null;
@@ -53,12 +63,11 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
   return (
     <div className="page narrow">
       <Notice notice={lease.notice} onDismiss={lease.dismissNotice} />
-      {state.kind === 'expired' && (
-        <div className="card task-ended" role="alert" data-testid="task-expired">
-          <h1>Time is up</h1>
+      {state.kind === 'ended' && (
+        <div className="card task-ended" role="alert" data-testid={`task-${state.reason}`}>
+          <h1>{ENDED[state.reason].title}</h1>
           <p>
-            The time allowed for this task ran out before it was submitted, so the task went back to other workers and can no longer be
-            submitted.
+            {ENDED[state.reason].text}
             {state.lostBoxes > 0 && (
               <>
                 {' '}
