@@ -27,6 +27,7 @@ import { SigningSecretRotation1765000000000 } from './migrations/1765000000000-s
 import { RelayKeysetIndex1765100000000 } from './migrations/1765100000000-relay-keyset-index';
 import { IdempotencyResponseAsJson1765200000000 } from './migrations/1765200000000-idempotency-response-as-json';
 import { EventRedeliveries1765300000000 } from './migrations/1765300000000-event-redeliveries';
+import { ProjectRetiredLabels1765400000000 } from './migrations/1765400000000-project-retired-labels';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -62,6 +63,7 @@ export const MIGRATIONS = [
   RelayKeysetIndex1765100000000,
   IdempotencyResponseAsJson1765200000000,
   EventRedeliveries1765300000000,
+  ProjectRetiredLabels1765400000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

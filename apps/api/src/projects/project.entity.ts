@@ -44,6 +44,10 @@ export class Project {
   @Column('jsonb', { default: () => `'[]'` })
   labels!: ProjectLabel[];
 
+  /** Names of labels a PATCH removed: submissions may still hold boxes drawn with them (COCO keeps their categories). */
+  @Column('text', { array: true, default: () => `'{}'` })
+  retiredLabels!: string[];
+
   /** The substitution that holds the image URL when a task gives no external_image_url. */
   @Column('text', { default: 'image_url' })
   imageVariable!: string;

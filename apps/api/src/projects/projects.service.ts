@@ -66,7 +66,11 @@ export class ProjectsService {
     if (body.template !== undefined || body.variables !== undefined) {
       project.variables = mergeVariables(project.template, body.variables ?? keptVariables(oldTemplate, project.template, project.variables));
     }
-    if (body.labels !== undefined) project.labels = normalizeLabels(body.labels);
+    if (body.labels !== undefined) {
+      const labels = normalizeLabels(body.labels);
+      project.retiredLabels = retiredLabels(project, labels);
+      project.labels = labels;
+    }
     if (body.name !== undefined) project.name = body.name;
     if (body.display_name !== undefined) project.displayName = body.display_name;
     if (body.display_short_description !== undefined) project.displayShortDescription = body.display_short_description;
@@ -155,4 +159,11 @@ function normalizeLabels(labels: Array<string | { name: string; color?: string }
     const color = typeof label === 'string' ? undefined : label.color;
     return { name, color: (color ?? PALETTE[index % PALETTE.length]).toLowerCase() };
   });
+}
+
+/** The labels no longer in use for new work, oldest first: the retired ones, and those `labels` drops; a label brought back is not retired. */
+function retiredLabels(project: Project, labels: ProjectLabel[]): string[] {
+  const current = new Set(labels.map((label) => label.name));
+  const retired = [...(project.retiredLabels ?? []), ...project.labels.map((label) => label.name)];
+  return [...new Set(retired)].filter((name) => !current.has(name));
 }

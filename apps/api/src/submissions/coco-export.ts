@@ -21,9 +21,13 @@ export interface CocoSource {
   annotations(): AsyncIterable<string[][]>;
 }
 
-/** The category ids of a project's labels: 1, 2, … in the order of the labels. */
+/**
+ * The category ids of a project's labels: 1, 2, … in the order of the labels, then the labels a PATCH
+ * removed (boxes drawn before still carry them), so every box's category_id is in the file.
+ */
 export function cocoCategories(project: Project): Array<{ id: number; name: string; supercategory: string }> {
-  return project.labels.map((label, i) => ({ id: i + 1, name: label.name, supercategory: 'object' }));
+  const names = [...project.labels.map((label) => label.name), ...(project.retiredLabels ?? [])];
+  return names.map((name, i) => ({ id: i + 1, name, supercategory: 'object' }));
 }
 
 /** An image object's JSON text after its id: `,"file_name":…,"task_uuid":"…"}`. */

@@ -317,6 +317,31 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
       expect(after.images.map((i: { task_uuid: string }) => i.task_uuid)).toEqual([early, between, late]);
     });
 
+    it('keeps a category for a label the project no longer has, so every box’s category_id is in the file', async () => {
+      const p = await aRequester(t);
+      const taskId = await newTask(p);
+      await submit(taskId, w1, [box('car', 10, 10, 30, 30), box('person', 40, 40, 60, 60)], '2024-09-01T00:00:00Z');
+      await complete(taskId, '2024-09-01T00:00:00Z');
+      const relabel = async (labels: string[]) =>
+        expect((await t.request({ method: 'PATCH', url: `/api/console/projects/${p.projectUuid}`, headers: p.auth, body: { labels } })).status).toBe(200);
+      const coco = async () => JSON.parse((await get(p.liveKey, `/api/v1/projects/${p.projectUuid}/annotations?format=coco`)).text);
+
+      await relabel(['vehicle', 'person']);
+      let file = await coco();
+      expect(file.categories.map((c: { id: number; name: string }) => [c.id, c.name])).toEqual([
+        [1, 'vehicle'],
+        [2, 'person'],
+        [3, 'car'],
+      ]);
+      expect(file.annotations.map((a: { category_id: number }) => a.category_id)).toEqual([3, 2]);
+
+      // Brought back, a label is current again, in the place the requester gives it.
+      await relabel(['car', 'person']);
+      file = await coco();
+      expect(file.categories.map((c: { name: string }) => c.name)).toEqual(['car', 'person', 'vehicle']);
+      expect(file.annotations.map((a: { category_id: number }) => a.category_id)).toEqual([1, 2]);
+    });
+
     it('answers a test key’s ?format=coco with a deterministic COCO file of the fake data', async () => {
       const url = `/api/v1/projects/${r.projectUuid}/annotations`;
       const fakeJson = await get(r.testKey, url);
