@@ -1,8 +1,36 @@
+import type { Page } from 'playwright-core';
+import { expectEventually } from '../../support/expect-eventually';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
+import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { aProjectWithTasks, aWorker, expireLease } from '../../support/scenario';
 
 const harness = useHarness();
+
+/**
+ * Lets the next submit reach the server, then loses its reply on the way back, as a dropped connection
+ * would; returns the status the server answered.
+ */
+async function loseNextSubmitReply(page: Page): Promise<() => number | undefined> {
+  let status: number | undefined;
+  await page.route(
+    '**/api/work/checkouts/*/submit',
+    async (route) => {
+      status = (await route.fetch()).status();
+      await route.abort('failed');
+    },
+    { times: 1 },
+  );
+  return () => status;
+}
+
+/** Submits with the reply lost; waits until the page says it got no answer. */
+async function submitLosingTheReply(task: TaskPage): Promise<void> {
+  const answered = await loseNextSubmitReply(task.page);
+  await task.submit();
+  await task.errors.getByText('No answer from the server').waitFor();
+  expect(answered()).toBe(201);
+}
 
 /** Takes the console errors of requests the test itself made fail (route.abort), and fails on any other. */
 function expectOnlyAbortedRequests(h: Harness): void {
@@ -105,6 +133,75 @@ describe('a leased task', () => {
     await task.expired.getByRole('button', { name: 'Next task' }).click();
     await task.waitForTask();
     await task.annotator.expectBoxes(0);
+  });
+
+  it('takes a submit whose reply was lost as done: a retry gets its result; new boxes or Skip move on', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 3 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+
+    // Submit again as it was: the same body, which the server answers with the first result.
+    const first = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await submitLosingTheReply(task);
+    await task.submit();
+    await task.notice.getByText('Submitted 1 box. You earned $0.25.').waitFor();
+    await task.waitForTask();
+    const second = await task.checkoutId();
+    expect(second).not.toBe(first);
+
+    // Another box, then submit: the server has the first boxes; the task is done, not stuck.
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await submitLosingTheReply(task);
+    await task.annotator.drawBox(0.6, 0.6, 0.8, 0.8);
+    await task.submit();
+    await task.notice.getByText('This task was already submitted.').waitFor();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(second);
+    await task.annotator.expectBoxes(0);
+
+    // Skip after the lost reply: the same.
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await submitLosingTheReply(task);
+    await task.skip();
+    await task.noTask.waitFor();
+    expect(await task.notice.innerText()).toContain('This task was already submitted.');
+    expect(await task.draftKeys()).toEqual([]);
+
+    const earnings = await h.api.request({ method: 'GET', url: '/api/work/earnings', headers: worker.auth });
+    expect(earnings.body.data).toMatchObject({ submission_count: 3, earned_cents: 75 });
+    expectOnlyAbortedRequests(h);
+  });
+
+  it('after a reload during a submit, calls its draft neither lost nor unsent when the server has it', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 3 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const first = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await submitLosingTheReply(task);
+
+    await page.reload();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(first);
+    expect(await task.notice.innerText()).toContain('Your previous task here was submitted.');
+    expect(await task.draftKeys()).toEqual([]);
+
+    // The work list does not report it either.
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await submitLosingTheReply(task);
+    const list = await new WorkProjectsPage(page).goto();
+    await list.project(project.displayName).waitFor();
+    await expectEventually(async () => (await task.draftKeys()).length === 0, 'the submitted draft to be settled');
+    expect(await page.getByTestId('lost-drafts').count()).toBe(0);
+
+    const earnings = await h.api.request({ method: 'GET', url: '/api/work/earnings', headers: worker.auth });
+    expect(earnings.body.data.submission_count).toBe(2);
+    expectOnlyAbortedRequests(h);
   });
 
   it('says when the requester cancelled the task during the lease, drops its draft, and offers the next task', async () => {

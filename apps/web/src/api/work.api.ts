@@ -17,3 +17,7 @@ export const workApi = {
 export const NO_TASK_AVAILABLE = 'no task available';
 export const CHECKOUT_EXPIRED = 'checkout has expired';
 export const TASK_CANCELLED = 'the task was cancelled by its requester';
+/** Submit with boxes other than those of the submission already made (the same body again replays it). */
+export const ALREADY_SUBMITTED_OTHERWISE = 'checkout was already submitted with other annotations; a submission cannot be changed';
+/** Release of a submitted checkout. */
+export const ALREADY_SUBMITTED = 'checkout was already submitted';

@@ -3,8 +3,9 @@ import type { Box } from '@crowdbox/boxes';
 /**
  * The boxes drawn on a leased task, kept in localStorage so a reload (or a crash) resumes them.
  * Keyed by the signed-in user and the checkout id: on a browser that several workers share, each
- * one reads, keeps and prunes only their own drafts. Cleared on submit, skip and expiry; drafts of
- * leases that are no longer active are pruned whenever the list of active leases is read.
+ * one reads, keeps and settles only their own drafts. Cleared on submit, skip and expiry; drafts of
+ * leases that are no longer active are settled with the server (settle-drafts.ts) whenever the list
+ * of active leases is read, and when a project hands out a new task.
  */
 export interface Draft {
   checkout_id: string;
@@ -70,10 +71,8 @@ export function userDrafts(userId: string): Draft[] {
   return drafts;
 }
 
-/** Drops this user's drafts of leases that are not in `activeCheckoutIds`; returns what was dropped. */
-export function pruneDrafts(userId: string, activeCheckoutIds: string[]): Draft[] {
+/** This user's drafts of leases that are not in `activeCheckoutIds` (settle-drafts.ts asks what became of them). */
+export function staleDrafts(userId: string, activeCheckoutIds: string[]): Draft[] {
   const active = new Set(activeCheckoutIds);
-  const stale = userDrafts(userId).filter((d) => !active.has(d.checkout_id));
-  for (const d of stale) clearDraft(userId, d.checkout_id);
-  return stale;
+  return userDrafts(userId).filter((d) => !active.has(d.checkout_id));
 }

@@ -1,11 +1,12 @@
 import { Annotator } from '@crowdbox/annotator';
 import { clampBox, type Box, type ImageSize } from '@crowdbox/boxes';
-import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
+import type { CheckoutResponse } from '@crowdbox/contracts';
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Countdown } from './countdown';
 import { TaskPrompt } from './task-prompt';
+import type { ActionFailure } from './use-task-lease';
 
 export interface TaskWorkspaceProps {
   checkout: CheckoutResponse;
@@ -13,7 +14,7 @@ export interface TaskWorkspaceProps {
   resumed: boolean;
   notice: ReactNode;
   busy: 'submit' | 'skip' | null;
-  errors: ErrorItem[];
+  failure: ActionFailure | null;
   onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize) => void;
   onSkip: (checkout: CheckoutResponse) => void;
   onExpired: (checkout: CheckoutResponse, boxesDrawn: number) => void;
@@ -83,7 +84,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
           <h2 id="instructions-title">Instructions</h2>
           <TaskPrompt html={checkout.prompt} />
         </section>
-        <ErrorList errors={props.errors} title="The task was not submitted" />
+        {props.failure && <ErrorList errors={props.failure.errors} title={props.failure.title} />}
         <div className="task-actions">
           <button
             type="button"

@@ -5,7 +5,8 @@ import { ApiError, errorItems } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { formatCents } from '../shell/format';
 import { clearDraft, loadDraft, saveDraft, userDrafts } from './draft-store';
-import { leaseEndOf, type LeaseEnd } from './lease-end';
+import { endedBecause, leaseOutcomeOf, type LeaseEnd } from './lease-end';
+import { settleDrafts, type SettledDrafts } from './settle-drafts';
 
 /** Where the worker is on one project's tasks. */
 export type LeaseState =
@@ -24,17 +25,43 @@ export interface LeaseNotice {
 interface LeaseHandout {
   checkout: CheckoutResponse;
   resumed: boolean;
-  /** Drafts of this project's earlier leases that ended unsubmitted (now cleared): how many, and their boxes. */
-  lostLeases: number;
-  lostBoxes: number;
+  /** What the server says became of the drafts of this project's earlier leases (cleared once it said). */
+  earlier: SettledDrafts;
 }
 
 async function checkOut(projectUuid: string, userId: string): Promise<LeaseHandout> {
   const { data: checkout, status } = await workApi.checkOut(projectUuid);
-  const lost = userDrafts(userId).filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
-  for (const d of lost) clearDraft(userId, d.checkout_id);
-  return { checkout, resumed: status === 200, lostLeases: lost.length, lostBoxes: lost.reduce((n, d) => n + d.boxes.length, 0) };
+  // A worker holds one active lease per project, and this is it: every other draft here is of a lease that ended.
+  const leftover = userDrafts(userId).filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
+  return { checkout, resumed: status === 200, earlier: await settleDrafts(userId, leftover) };
 }
+
+/** What to say about the earlier leases' drafts, if anything. */
+function earlierNotice({ lost, lostBoxes, submitted }: SettledDrafts): LeaseNotice | null {
+  if (lost.length > 0) {
+    const why = endedBecause(lost);
+    const boxes = lostBoxes ? `; its ${lostBoxes} ${lostBoxes === 1 ? 'box was' : 'boxes were'} not sent` : '';
+    return { tone: 'warning', text: `Your previous task here ended before it was submitted${why ? ` (${why})` : ''}${boxes}. This is a new task.` };
+  }
+  return submitted > 0 ? { tone: 'info', text: 'Your previous task here was submitted. This is a new task.' } : null;
+}
+
+const ALREADY_SUBMITTED_NOTICE: LeaseNotice = { tone: 'info', text: 'This task was already submitted.' };
+
+/** A failed action, with a title that says what the worker can tell of it. */
+export interface ActionFailure {
+  title: string;
+  errors: ErrorItem[];
+}
+
+/**
+ * Without an answer the submit may well have arrived. Submitting again is safe: the same body is
+ * answered with the first result, and other boxes with "already submitted", which ends the task here.
+ */
+const NO_ANSWER: ActionFailure = {
+  title: 'No answer from the server',
+  errors: [{ field: 'root', detail: 'The boxes may or may not have arrived. Submit again: a submission is never counted twice.' }],
+};
 
 // One checkout per project at a time: StrictMode's double effect (or a double click) shares it, and
 // with it the one look at the drafts, instead of racing two POSTs.
@@ -51,32 +78,26 @@ function checkOutOnce(projectUuid: string, userId: string): Promise<LeaseHandout
 
 /**
  * The lease life cycle of the annotator page: check out (or resume) a task of the project, submit,
- * skip, and expiry. Drafts of this project's earlier leases that ended unsubmitted are reported,
- * never dropped silently. Drafts are the signed-in user's (`userId`) only.
+ * skip, expiry and cancelling, and a task the server already has. Drafts of this project's earlier
+ * leases that the server says ended unsubmitted are reported, never dropped silently. Drafts are the
+ * signed-in user's (`userId`) only.
  */
 export function useTaskLease(projectUuid: string, userId: string) {
   const [state, setState] = useState<LeaseState>({ kind: 'loading' });
   const [notice, setNotice] = useState<LeaseNotice | null>(null);
   const [busy, setBusy] = useState<'submit' | 'skip' | null>(null);
-  const [actionErrors, setActionErrors] = useState<ErrorItem[]>([]);
+  const [failure, setFailure] = useState<ActionFailure | null>(null);
   const alive = useRef(true);
 
   const next = useCallback(
     async (afterNotice: LeaseNotice | null) => {
       setState({ kind: 'loading' });
-      setActionErrors([]);
+      setFailure(null);
       try {
-        const { checkout, resumed, lostLeases, lostBoxes } = await checkOutOnce(projectUuid, userId);
+        const { checkout, resumed, earlier } = await checkOutOnce(projectUuid, userId);
         if (!alive.current) return;
         const draft = loadDraft(userId, checkout.checkout_id);
-        setNotice(
-          lostLeases > 0
-            ? {
-                tone: 'warning',
-                text: `Your previous task here ended before it was submitted (time ran out)${lostBoxes ? `; its ${lostBoxes} ${lostBoxes === 1 ? 'box was' : 'boxes were'} not sent` : ''}. This is a new task.`,
-              }
-            : afterNotice,
-        );
+        setNotice(earlierNotice(earlier) ?? afterNotice);
         setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], resumed });
       } catch (error) {
         if (!alive.current) return;
@@ -112,6 +133,16 @@ export function useTaskLease(projectUuid: string, userId: string) {
   );
   const expire = useCallback((checkout: CheckoutResponse, boxes: number) => end(checkout, 'expired', boxes), [end]);
 
+  // The task is finished here (submitted, now or before, or skipped): its draft goes, the next task comes.
+  const done = useCallback(
+    async (checkout: CheckoutResponse, notice: LeaseNotice) => {
+      clearDraft(userId, checkout.checkout_id);
+      setBusy(null);
+      await next(notice);
+    },
+    [next, userId],
+  );
+
   const keepDraft = useCallback(
     (checkout: CheckoutResponse, boxes: Box[]) =>
       saveDraft(userId, { checkout_id: checkout.checkout_id, project_uuid: checkout.project_uuid, boxes }),
@@ -121,40 +152,42 @@ export function useTaskLease(projectUuid: string, userId: string) {
   const submit = useCallback(
     async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }) => {
       setBusy('submit');
-      setActionErrors([]);
+      setFailure(null);
+      let reward: number;
       try {
-        const result = await workApi.submit(checkout.checkout_id, { annotations: boxes, image_width: image.width, image_height: image.height });
-        clearDraft(userId, checkout.checkout_id);
-        setBusy(null);
-        await next({ tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(result.reward)}.` });
+        ({ reward } = await workApi.submit(checkout.checkout_id, { annotations: boxes, image_width: image.width, image_height: image.height }));
       } catch (error) {
-        const ended = leaseEndOf(error);
-        if (ended) return end(checkout, ended, boxes.length);
+        const outcome = leaseOutcomeOf(error);
+        if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
+        if (outcome) return end(checkout, outcome, boxes.length);
         setBusy(null);
-        setActionErrors(errorItems(error));
+        // The draft stays: a retry sends these same boxes, which the server answers with the first result.
+        setFailure(error instanceof ApiError && error.status === 0 ? NO_ANSWER : { title: 'The task was not submitted', errors: errorItems(error) });
+        return;
       }
+      await done(checkout, { tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(reward)}.` });
     },
-    [next, end, userId],
+    [done, end],
   );
 
   const skip = useCallback(
     async (checkout: CheckoutResponse) => {
       setBusy('skip');
-      setActionErrors([]);
+      setFailure(null);
       try {
         await workApi.release(checkout.checkout_id);
-        clearDraft(userId, checkout.checkout_id);
-        setBusy(null);
-        await next({ tone: 'info', text: 'Skipped. The task went back to other workers.' });
       } catch (error) {
-        const ended = leaseEndOf(error);
-        if (ended) return end(checkout, ended, 0);
+        const outcome = leaseOutcomeOf(error);
+        if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
+        if (outcome) return end(checkout, outcome, 0);
         setBusy(null);
-        setActionErrors(errorItems(error));
+        setFailure({ title: 'The task was not skipped', errors: errorItems(error) });
+        return;
       }
+      await done(checkout, { tone: 'info', text: 'Skipped. The task went back to other workers.' });
     },
-    [next, end, userId],
+    [done, end],
   );
 
-  return { state, notice, busy, actionErrors, next: () => next(null), submit, skip, expire, keepDraft, dismissNotice: () => setNotice(null) };
+  return { state, notice, busy, failure, next: () => next(null), submit, skip, expire, keepDraft, dismissNotice: () => setNotice(null) };
 }

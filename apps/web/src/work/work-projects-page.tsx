@@ -8,7 +8,9 @@ import { workApi } from '../api/work.api';
 import { ErrorList } from '../shell/error-list';
 import { formatCents, formatDuration } from '../shell/format';
 import { Loading } from '../shell/loading';
-import { pruneDrafts } from './draft-store';
+import { staleDrafts } from './draft-store';
+import { endedBecause, type LeaseEnd } from './lease-end';
+import { settleDrafts } from './settle-drafts';
 import { useAsync } from './use-async';
 
 interface Overview {
@@ -27,14 +29,20 @@ export function WorkProjectsPage() {
   const { state, reload } = useAsync(loadOverview);
   const userId = useSession().user?.id;
   const activeIds = state.status === 'ok' ? state.data.active.map((c) => c.checkout_id).join(',') : null;
-  // Boxes drawn on a lease that ended unsubmitted are gone from the server's point of view; say so once.
-  const [lostBoxes, setLostBoxes] = useState<number | null>(null);
+  // Boxes drawn on a lease that the server says ended unsubmitted are gone; say so once. Drafts of
+  // leases that were submitted after all (a lost reply, a reload during a submit) go quietly.
+  const [lost, setLost] = useState<{ boxes: number; ends: LeaseEnd[] } | null>(null);
   useEffect(() => {
     if (activeIds === null || !userId) return;
-    const stale = pruneDrafts(userId, activeIds ? activeIds.split(',') : []);
-    const boxes = stale.reduce((n, d) => n + d.boxes.length, 0);
-    if (boxes > 0) setLostBoxes(boxes);
+    let live = true;
+    void settleDrafts(userId, staleDrafts(userId, activeIds ? activeIds.split(',') : [])).then(({ lost: ends, lostBoxes }) => {
+      if (live && lostBoxes > 0) setLost({ boxes: lostBoxes, ends });
+    });
+    return () => {
+      live = false;
+    };
   }, [activeIds, userId]);
+  const why = lost && endedBecause(lost.ends);
 
   if (state.status === 'loading') return <Loading label="Finding work" />;
   if (state.status === 'error') {
@@ -65,13 +73,13 @@ export function WorkProjectsPage() {
         </section>
       </div>
 
-      {lostBoxes !== null && (
+      {lost !== null && (
         <div className="alert warning notice" role="status" data-testid="lost-drafts">
           <span>
-            A task you were working on ended before it was submitted (its time ran out); the {lostBoxes} {lostBoxes === 1 ? 'box' : 'boxes'}{' '}
-            drawn on it {lostBoxes === 1 ? 'was' : 'were'} not sent.
+            A task you were working on ended before it was submitted{why ? ` (${why})` : ''}; the {lost.boxes} {lost.boxes === 1 ? 'box' : 'boxes'}{' '}
+            drawn on it {lost.boxes === 1 ? 'was' : 'were'} not sent.
           </span>
-          <button type="button" className="button ghost small" onClick={() => setLostBoxes(null)} aria-label="Dismiss message">
+          <button type="button" className="button ghost small" onClick={() => setLost(null)} aria-label="Dismiss message">
             ✕
           </button>
         </div>

@@ -51,7 +51,7 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
         resumed={state.resumed}
         notice={<Notice notice={lease.notice} onDismiss={lease.dismissNotice} />}
         busy={lease.busy}
-        errors={lease.actionErrors}
+        failure={lease.failure}
         onSubmit={lease.submit}
         onSkip={lease.skip}
         onExpired={lease.expire}

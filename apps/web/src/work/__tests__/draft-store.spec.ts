@@ -1,16 +1,17 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { clearDraft, loadDraft, pruneDrafts, saveDraft, userDrafts } from '../draft-store';
+import { clearDraft, loadDraft, saveDraft, staleDrafts, userDrafts } from '../draft-store';
 
 const BOX = { label: 'car', center_x: 10, center_y: 10, width: 8, height: 8 };
 
 describe('draft store', () => {
   beforeEach(() => localStorage.clear());
 
-  it("keeps each user's drafts apart: one user's prune never touches another's", () => {
+  it("keeps each user's drafts apart: one user's stale drafts never include another's", () => {
     saveDraft('ann', { checkout_id: 'c1', project_uuid: 'p', boxes: [BOX] });
     saveDraft('ben', { checkout_id: 'c2', project_uuid: 'p', boxes: [] });
     expect(loadDraft('ben', 'c1')).toBeNull();
-    expect(pruneDrafts('ben', []).map((d) => d.checkout_id)).toEqual(['c2']);
+    expect(staleDrafts('ben', []).map((d) => d.checkout_id)).toEqual(['c2']);
+    clearDraft('ben', 'c2');
     expect(userDrafts('ann').map((d) => d.boxes)).toEqual([[BOX]]);
   });
 

@@ -1,0 +1,69 @@
+import { ApiError } from '../api/client';
+import { workApi } from '../api/work.api';
+import { clearDraft, type Draft } from './draft-store';
+import { leaseOutcomeOf, type LeaseEnd, type LeaseOutcome } from './lease-end';
+
+/** What the server said of leftover drafts' leases; drafts whose fate it could not tell are kept. */
+export interface SettledDrafts {
+  /** The leases that ended unsubmitted (time ran out, or the task was cancelled), and their boxes. */
+  lost: LeaseEnd[];
+  lostBoxes: number;
+  /** How many had been submitted after all (a submit whose reply was lost, a reload during a submit). */
+  submitted: number;
+}
+
+// Whatever the server calls a lease that is no longer active.
+type Fate = LeaseOutcome | 'released' | 'unknown' | 'keep';
+
+/**
+ * Asks the server what became of a draft's lease, by releasing it: on a lease that has ended, release
+ * changes nothing and answers its state (`expired`, `released`, `cancelled`), or 422 `checkout was
+ * already submitted`. Only for leases known not to be active, or it would give a live task back.
+ */
+async function fateOf(draft: Draft): Promise<Fate> {
+  try {
+    const { state } = await workApi.release(draft.checkout_id);
+    return state === 'expired' || state === 'cancelled' || state === 'released' ? state : 'unknown';
+  } catch (error) {
+    const outcome = leaseOutcomeOf(error);
+    if (outcome) return outcome;
+    // Not found: not a lease of this user's any more; nothing to report. No answer: ask again next time.
+    return error instanceof ApiError && error.status === 404 ? 'unknown' : 'keep';
+  }
+}
+
+// One question per draft at a time: StrictMode's double effect shares it instead of asking twice.
+const inFlight = new Map<string, Promise<Fate>>();
+function settle(userId: string, draft: Draft): Promise<Fate> {
+  const key = `${userId}:${draft.checkout_id}`;
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = fateOf(draft)
+      .then((fate) => {
+        if (fate !== 'keep') clearDraft(userId, draft.checkout_id);
+        return fate;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+/**
+ * Settles drafts of leases that are no longer active (they were left by a reload, a crash, a lost
+ * reply): a draft is called lost only when the server says its lease ended unsubmitted by time or by
+ * the requester. A lease the worker gave back (Skip) is dropped quietly, and so is one submitted.
+ */
+export async function settleDrafts(userId: string, drafts: Draft[]): Promise<SettledDrafts> {
+  const fates = await Promise.all(drafts.map((d) => settle(userId, d)));
+  const result: SettledDrafts = { lost: [], lostBoxes: 0, submitted: 0 };
+  fates.forEach((fate, i) => {
+    if (fate === 'expired' || fate === 'cancelled') {
+      result.lost.push(fate);
+      result.lostBoxes += drafts[i].boxes.length;
+    } else if (fate === 'submitted') {
+      result.submitted++;
+    }
+  });
+  return result;
+}
