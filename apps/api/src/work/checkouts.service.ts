@@ -123,6 +123,22 @@ export class CheckoutsService {
   }
 
   /**
+   * GET /api/work/checkouts/:id: what became of one of this worker's leases (active, submitted, released,
+   * expired or cancelled), read without changing it. The worker app asks it of a draft left by a reload
+   * or a lost reply, to tell work that was sent from work that was lost.
+   */
+  async state(worker: SessionPrincipal, checkoutId: string): Promise<{ checkout_id: string; state: string }> {
+    if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
+    const rows: Array<{ state: string }> = await this.db.query(
+      `SELECT CASE WHEN state = 'active' AND expires_at <= now() THEN 'expired' ELSE state END AS state
+         FROM checkouts WHERE id = $1 AND worker_id = $2`,
+      [checkoutId, worker.userId],
+    );
+    if (!rows[0]) throw workErrors.checkoutNotFound();
+    return { checkout_id: checkoutId, state: rows[0].state };
+  }
+
+  /**
    * POST /api/work/checkouts/:id/release: the slot is free the moment this commits. Releasing again
    * is harmless; a submitted lease cannot be released.
    */

@@ -43,6 +43,12 @@ export class WorkController {
     return { data: await this.checkouts.activeCheckouts(worker) };
   }
 
+  /** One lease's state, unchanged (docs/decisions.md, "A lease's state can be read"). */
+  @Get('checkouts/:id')
+  async checkout(@CurrentSession() worker: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ checkout_id: string; state: string }>> {
+    return { data: await this.checkouts.state(worker, id) };
+  }
+
   @Post('checkouts/:id/submit')
   async submit(
     @CurrentSession() worker: SessionPrincipal,

@@ -10,6 +10,8 @@ export const workApi = {
   checkOut: (projectUuid: string) => apiRequest<CheckoutResponse>('/api/work/checkouts', { method: 'POST', body: { project_uuid: projectUuid } }),
   submit: (checkoutId: string, body: SubmitBody) =>
     api.post<SubmitResponse>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/submit`, body),
+  /** One lease's state (active, submitted, released, expired, cancelled), read without changing it. */
+  checkoutState: (checkoutId: string) => api.get<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}`),
   release: (checkoutId: string) => api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`),
 };
 

@@ -1,7 +1,7 @@
 import { ApiError } from '../api/client';
 import { workApi } from '../api/work.api';
 import { clearDraft, type Draft } from './draft-store';
-import { leaseOutcomeOf, type LeaseEnd, type LeaseOutcome } from './lease-end';
+import type { LeaseEnd, LeaseOutcome } from './lease-end';
 
 /** What the server said of leftover drafts' leases; drafts whose fate it could not tell are kept. */
 export interface SettledDrafts {
@@ -12,21 +12,17 @@ export interface SettledDrafts {
   submitted: number;
 }
 
-// Whatever the server calls a lease that is no longer active.
+// The states the server gives a lease, and 'unknown' (not this worker's lease) or 'keep' (no answer, or still active).
 type Fate = LeaseOutcome | 'released' | 'unknown' | 'keep';
 
-/**
- * Asks the server what became of a draft's lease, by releasing it: on a lease that has ended, release
- * changes nothing and answers its state (`expired`, `released`, `cancelled`), or 422 `checkout was
- * already submitted`. Only for leases known not to be active, or it would give a live task back.
- */
+/** Asks the server what became of a draft's lease (GET /api/work/checkouts/:id, which changes nothing). */
 async function fateOf(draft: Draft): Promise<Fate> {
   try {
-    const { state } = await workApi.release(draft.checkout_id);
-    return state === 'expired' || state === 'cancelled' || state === 'released' ? state : 'unknown';
+    const { state } = await workApi.checkoutState(draft.checkout_id);
+    if (state === 'expired' || state === 'cancelled' || state === 'released' || state === 'submitted') return state;
+    // Still active (another tab holds it, or it came back meanwhile): its page owns the draft.
+    return 'keep';
   } catch (error) {
-    const outcome = leaseOutcomeOf(error);
-    if (outcome) return outcome;
     // Not found: not a lease of this user's any more; nothing to report. No answer: ask again next time.
     return error instanceof ApiError && error.status === 404 ? 'unknown' : 'keep';
   }

@@ -445,6 +445,41 @@ describe('worker API /api/work', () => {
     });
   });
 
+  describe('reading one lease', () => {
+    it('answers its state without changing it: active, submitted, released, expired, cancelled; another worker’s is not found', async () => {
+      const r = await aRequester(t);
+      for (let i = 0; i < 4; i += 1) await newTask(r, { required_submissions: 1 });
+      const [w1, w2, w3, w4] = await workers(4);
+      const state = async (w: SignedIn, checkoutId: string) => {
+        const res = await t.request({ method: 'GET', url: `/api/work/checkouts/${checkoutId}`, headers: w.auth });
+        return res.status === 200 ? res.body.data.state : res.status;
+      };
+      const active = (await checkOut(w1, r.projectUuid)).body.data;
+      expect(await t.request({ method: 'GET', url: `/api/work/checkouts/${active.checkout_id}`, headers: w1.auth })).toMatchObject({
+        status: 200,
+        body: { data: { checkout_id: active.checkout_id, state: 'active' } },
+      });
+      expect(await state(w1, active.checkout_id)).toBe('active');
+      expect((await checkOut(w2, r.projectUuid)).body.data.task_uuid).not.toBe(active.task_uuid);
+
+      const submitted = (await checkOut(w3, r.projectUuid)).body.data;
+      expect((await submit(w3, submitted.checkout_id)).status).toBe(201);
+      expect(await state(w3, submitted.checkout_id)).toBe('submitted');
+      const released = (await checkOut(w4, r.projectUuid)).body.data;
+      expect((await release(w4, released.checkout_id)).status).toBe(200);
+      expect(await state(w4, released.checkout_id)).toBe('released');
+      await runOut(active.checkout_id);
+      expect(await state(w1, active.checkout_id)).toBe('expired');
+
+      expect(await state(w2, active.checkout_id)).toBe(404);
+      expect(await state(w1, randomUUID())).toBe(404);
+      expect(await state(w1, 'not-a-uuid')).toBe(404);
+      const cancelled = (await checkOut(w4, r.projectUuid)).body.data;
+      await t.request({ method: 'POST', url: `/api/console/projects/${r.projectUuid}/cancel_outstanding`, headers: r.auth });
+      expect(await state(w4, cancelled.checkout_id)).toBe('cancelled');
+    });
+  });
+
   describe('cancel_outstanding', () => {
     it('ends every incomplete task and its leases; submissions stay readable; completed tasks are untouched', async () => {
       const r = await aRequester(t);
