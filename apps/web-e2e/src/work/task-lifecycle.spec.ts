@@ -229,6 +229,26 @@ describe('a leased task', () => {
     await task.noTask.waitFor();
   });
 
+  it('says a Skip met a task its requester had cancelled, not that it was skipped', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const cancel = await h.api.request({
+      method: 'POST',
+      url: `/api/console/projects/${project.projectUuid}/cancel_outstanding`,
+      headers: project.requester.auth,
+    });
+    expect(cancel.body.data).toMatchObject({ cancelled: 2, ended_checkouts: 1 });
+
+    await task.skip();
+    await task.noTask.waitFor();
+    const notice = await task.notice.innerText();
+    expect(notice).toContain('The requester cancelled this task before you skipped it.');
+    expect(notice).not.toContain('Skipped');
+  });
+
   it('reports a lease that ran out while the worker was away, with its draft', async () => {
     const h = harness();
     const project = await aProjectWithTasks(h, { tasks: 2 });

@@ -47,6 +47,7 @@ function earlierNotice({ lost, lostBoxes, submitted }: SettledDrafts): LeaseNoti
 }
 
 const ALREADY_SUBMITTED_NOTICE: LeaseNotice = { tone: 'info', text: 'This task was already submitted.' };
+const SKIPPED_CANCELLED_NOTICE: LeaseNotice = { tone: 'info', text: 'The requester cancelled this task before you skipped it.' };
 
 /** A failed action, with a title that says what the worker can tell of it. */
 export interface ActionFailure {
@@ -174,8 +175,9 @@ export function useTaskLease(projectUuid: string, userId: string) {
     async (checkout: CheckoutResponse) => {
       setBusy('skip');
       setFailure(null);
+      let leaseState: string;
       try {
-        await workApi.release(checkout.checkout_id);
+        ({ state: leaseState } = await workApi.release(checkout.checkout_id));
       } catch (error) {
         const outcome = leaseOutcomeOf(error);
         if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
@@ -184,7 +186,8 @@ export function useTaskLease(projectUuid: string, userId: string) {
         setFailure({ title: 'The task was not skipped', errors: errorItems(error) });
         return;
       }
-      await done(checkout, { tone: 'info', text: 'Skipped. The task went back to other workers.' });
+      // A release answers 200 with the lease's state, also when the requester had already cancelled the task.
+      await done(checkout, leaseState === 'cancelled' ? SKIPPED_CANCELLED_NOTICE : { tone: 'info', text: 'Skipped. The task went back to other workers.' });
     },
     [done, end],
   );
