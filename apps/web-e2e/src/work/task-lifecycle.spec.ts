@@ -249,6 +249,34 @@ describe('a leased task', () => {
     expect(notice).not.toContain('Skipped');
   });
 
+  it('ends a task whose lease was given back elsewhere (Skip in another tab) when Submit is pressed, and offers the next task', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const first = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    // What the other tab's Skip sends: the same session, the same call.
+    const released = await page.evaluate(async (id) => {
+      const res = await fetch(`/api/work/checkouts/${id}/release`, { method: 'POST', credentials: 'include', headers: { 'content-type': 'application/json' }, body: '{}' });
+      return { status: res.status, body: await res.json() };
+    }, first);
+    expect(released).toMatchObject({ status: 200, body: { data: { state: 'released' } } });
+
+    await task.submit();
+    const ended = page.getByTestId('task-released');
+    await ended.waitFor();
+    expect(await ended.innerText()).toMatch(/Task given back[\s\S]*given back[\s\S]*The 1 box you drew on it was not sent\./);
+    expect(await task.countdown.count()).toBe(0);
+    expect(await task.draftKeys()).toEqual([]);
+
+    await ended.getByRole('button', { name: 'Next task' }).click();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(first);
+    await task.annotator.expectBoxes(0);
+  });
+
   it('reports a lease that ran out while the worker was away, with its draft', async () => {
     const h = harness();
     const project = await aProjectWithTasks(h, { tasks: 2 });

@@ -19,6 +19,8 @@ export const workApi = {
 export const NO_TASK_AVAILABLE = 'no task available';
 export const CHECKOUT_EXPIRED = 'checkout has expired';
 export const TASK_CANCELLED = 'the task was cancelled by its requester';
+/** Submit of a lease given back (Skip, perhaps in another tab). */
+export const CHECKOUT_RELEASED = 'checkout was released; check out a new task';
 /** Submit with boxes other than those of the submission already made (the same body again replays it). */
 export const ALREADY_SUBMITTED_OTHERWISE = 'checkout was already submitted with other annotations; a submission cannot be changed';
 /** Release of a submitted checkout. */

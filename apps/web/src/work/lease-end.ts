@@ -1,8 +1,11 @@
 import { ApiError } from '../api/client';
-import { ALREADY_SUBMITTED, ALREADY_SUBMITTED_OTHERWISE, CHECKOUT_EXPIRED, TASK_CANCELLED } from '../api/work.api';
+import { ALREADY_SUBMITTED, ALREADY_SUBMITTED_OTHERWISE, CHECKOUT_EXPIRED, CHECKOUT_RELEASED, TASK_CANCELLED } from '../api/work.api';
 
-/** Why a lease ended before this page could submit it: its time ran out, or its requester cancelled the task. */
-export type LeaseEnd = 'expired' | 'cancelled';
+/**
+ * Why a lease ended before this page could submit it: its time ran out, its requester cancelled the
+ * task, or the worker gave it back elsewhere (Skip in another tab).
+ */
+export type LeaseEnd = 'expired' | 'cancelled' | 'released';
 
 /** What became of a lease this page can no longer act on: ended unsubmitted, or submitted already. */
 export type LeaseOutcome = LeaseEnd | 'submitted';
@@ -17,13 +20,20 @@ export function leaseOutcomeOf(error: unknown): LeaseOutcome | null {
   if (!(error instanceof ApiError) || error.status !== 422) return null;
   if (error.has(CHECKOUT_EXPIRED)) return 'expired';
   if (error.has(TASK_CANCELLED)) return 'cancelled';
+  if (error.has(CHECKOUT_RELEASED)) return 'released';
   if (error.has(ALREADY_SUBMITTED_OTHERWISE) || error.has(ALREADY_SUBMITTED)) return 'submitted';
   return null;
 }
+
+const BECAUSE: Record<LeaseEnd, string> = {
+  expired: 'time ran out',
+  cancelled: 'the requester cancelled it',
+  released: 'it was given back',
+};
 
 /** Why leases ended unsubmitted, for a message: null when there were several reasons. */
 export function endedBecause(ends: LeaseEnd[]): string | null {
   const reasons = new Set(ends);
   if (reasons.size !== 1) return null;
-  return reasons.has('expired') ? 'time ran out' : 'the requester cancelled it';
+  return BECAUSE[ends[0]];
 }

@@ -14,6 +14,10 @@ const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
     text: 'The time allowed for this task ran out before it was submitted, so the task went back to other workers and can no longer be submitted.',
   },
   cancelled: { title: 'Task cancelled', text: 'The requester cancelled this task, so it can no longer be submitted.' },
+  released: {
+    title: 'Task given back',
+    text: 'This task was given back (Skip, perhaps in another tab or window), so it went to other workers and can no longer be submitted here.',
+  },
 };
 
 function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: () => void }) {
