@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
+import { PG_SQLSTATE, sqlConstraint, sqlState } from '../common/errors/sql-state';
 import { randomSecret, sha256Hex } from '../common/crypto.util';
 import { TtlCache } from '../common/ttl-cache';
 import { newSigningSecret } from '../webhooks/signing';
@@ -42,9 +43,9 @@ export class SessionsService {
   /** Creates the account, its user and a first session, all or nothing. */
   async signUp(input: SignupBody): Promise<StartedSession> {
     const passwordHash = await hashPassword(input.password);
+    const taken = () => ApiException.unprocessable('email', 'is already registered; log in instead');
     return this.db.transaction(async (tx) => {
-      const taken = await tx.getRepository(User).exists({ where: { email: input.email } });
-      if (taken) throw ApiException.unprocessable('email', 'is already registered; log in instead');
+      if (await tx.getRepository(User).exists({ where: { email: input.email } })) throw taken();
       const account = await tx.getRepository(Account).save({
         id: randomUUID(),
         name: input.name,
@@ -58,6 +59,10 @@ export class SessionsService {
         passwordHash,
       });
       return this.start(tx.getRepository(Session), user);
+    }).catch((error: unknown) => {
+      // Two signups with one email at once: both passed the check above, the second meets the constraint.
+      if (sqlState(error) === PG_SQLSTATE.uniqueViolation && sqlConstraint(error) === 'uq_users_email') throw taken();
+      throw error;
     });
   }
 

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { isIsoTime } from '../common/validation/iso-time';
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
 import { SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
@@ -151,6 +152,6 @@ function parseState(state: string): TaskState {
 
 function parseCursor(cursor: string): [string, string] {
   const [at, id] = cursor.split('|');
-  if (!at || !isUuid(id) || Number.isNaN(Date.parse(at))) throw ApiException.unprocessable('before', 'must be a next_cursor from a previous page');
+  if (!at || !isUuid(id) || !isIsoTime(at)) throw ApiException.unprocessable('before', 'must be a next_cursor from a previous page');
   return [at, id];
 }

@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { isIsoTime } from '../common/validation/iso-time';
 import { newSigningSecret, PREVIOUS_SECRET_HOURS, previousSecretExpiresSql } from './signing';
 import { WebhookJobs } from './webhook-jobs';
 
@@ -81,7 +82,7 @@ export class WebhooksConsoleService {
       params.push(options.before);
       where += ` AND (e.created_at, e.id) < (SELECT c.created_at, c.id FROM webhook_events c WHERE c.id = $${params.length} AND c.account_id = $1)`;
     } else if (options.before) {
-      if (Number.isNaN(Date.parse(options.before))) throw ApiException.unprocessable('before', 'must be an event id or an ISO 8601 time');
+      if (!isIsoTime(options.before)) throw ApiException.unprocessable('before', 'must be an event id or an ISO 8601 time');
       params.push(options.before);
       where += ` AND e.created_at < $${params.length}`;
     }

@@ -10,7 +10,8 @@ import { pgPool, runPrepared, type PreparedStatement } from '../database/prepare
 import { ProjectsService } from '../projects/projects.service';
 import { CHECKOUT_ROW_SQL, toCheckoutResponse, type CheckoutRow } from './checkout.mapper';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
-import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
+import { PG_SQLSTATE, sqlState } from '../common/errors/sql-state';
+import { LEASE_SQLSTATE, workErrors } from './lease-errors';
 
 /** Conflicts that only mean "another worker got there first": the next attempt picks another task. */
 const RETRYABLE = new Set<string>([LEASE_SQLSTATE.noFreeSlot, LEASE_SQLSTATE.taskClosed, PG_SQLSTATE.uniqueViolation, PG_SQLSTATE.deadlockDetected]);

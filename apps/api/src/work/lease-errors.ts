@@ -9,17 +9,6 @@ export const LEASE_SQLSTATE = {
   leaseNotActive: 'CB006',
 } as const;
 
-/** PostgreSQL's own codes the work endpoints retry or translate. */
-export const PG_SQLSTATE = {
-  uniqueViolation: '23505',
-  deadlockDetected: '40P01',
-} as const;
-
-export function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 export const workErrors = {
   noTaskAvailable: () => ApiException.notFound('no task available'),
   checkoutNotFound: () => ApiException.notFound('checkout not found'),

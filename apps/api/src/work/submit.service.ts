@@ -13,7 +13,8 @@ import { computeConsensus, soloConsensusText, storeConsensus } from '../submissi
 import type { ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
-import { LEASE_SQLSTATE, PG_SQLSTATE, sqlState, workErrors } from './lease-errors';
+import { PG_SQLSTATE, sqlState } from '../common/errors/sql-state';
+import { LEASE_SQLSTATE, workErrors } from './lease-errors';
 
 /** A checkout with what submitting it needs to know. */
 interface LeaseRow {

@@ -1,3 +1,5 @@
+import { pgPool } from '../../database/prepared-statement';
+import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { signUp } from '../../../test/factories';
 
@@ -40,6 +42,25 @@ describe('sessions (/api/session)', () => {
     });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ errors: [{ field: 'email', detail: expect.stringContaining('already registered') }] });
+  });
+
+  it('answers a sign-up that races another with the same email with a 422, not a 500', async () => {
+    // The other sign-up holds its user row uncommitted: this one passes the "already registered" check,
+    // then waits on the email's unique index until the other commits.
+    const other = await pgPool(t.db).connect();
+    try {
+      await other.query('BEGIN');
+      const [account] = (await other.query(`INSERT INTO accounts (id, name, webhook_signing_secret) VALUES (gen_random_uuid(), 'Other', 'whsec_x') RETURNING id`)).rows;
+      await other.query(`INSERT INTO users (id, account_id, email, name, password_hash) VALUES (gen_random_uuid(), $1, 'racing@example.com', 'Other', 'x')`, [account.id]);
+      const signup = t.request({ method: 'POST', url: '/api/session/signup', body: { email: 'racing@example.com', password: 'correct horse battery', name: 'Racer' } });
+      await eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO "users"%'`)).length > 0);
+      await other.query('COMMIT');
+      const res = await signup;
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ errors: [{ field: 'email', detail: expect.stringContaining('already registered') }] });
+    } finally {
+      other.release();
+    }
   });
 
   it('validates every field of sign-up at once', async () => {

@@ -56,6 +56,8 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect(complete.body.data.map((x: { task_uuid: string }) => x.task_uuid)).toEqual([tasks[0]]);
     expect((await get(`/api/console/projects/${r.projectUuid}/tasks?state=done`)).status).toBe(422);
     expect((await get(`/api/console/projects/${r.projectUuid}/tasks?before=nope`)).status).toBe(422);
+    // A time JavaScript reads but PostgreSQL does not: a 422, not a 500.
+    expect((await get(`/api/console/projects/${r.projectUuid}/tasks?before=${encodeURIComponent(`1|${tasks[0]}`)}`)).status).toBe(422);
   });
 
   it('shows one task with consensus boxes and each worker’s own boxes', async () => {
