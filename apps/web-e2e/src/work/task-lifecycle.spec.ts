@@ -3,7 +3,7 @@ import { expectEventually } from '../../support/expect-eventually';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
-import { aProjectWithTasks, aWorker, expireLease } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, expireLease, LABELS } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -275,6 +275,47 @@ describe('a leased task', () => {
     await task.waitForTask();
     expect(await task.checkoutId()).not.toBe(first);
     await task.annotator.expectBoxes(0);
+  });
+
+  it('when the requester renames a label during the lease, offers the current labels and keeps the boxes to relabel', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 1 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const picker = (name: string) => page.getByTestId(`annotator-label-${name}`);
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    expect((await task.annotator.boxes()).map((b) => b.label)).toEqual(['car']);
+
+    const renamed = [{ name: 'vehicle', color: LABELS[0].color }, ...LABELS.slice(1)];
+    const patch = await h.api.request({
+      method: 'PATCH',
+      url: `/api/console/projects/${project.projectUuid}`,
+      headers: project.requester.auth,
+      body: { labels: renamed },
+    });
+    expect(patch.status).toBe(200);
+
+    await task.submit();
+    await task.errors.getByText('The labels of this project changed').waitFor();
+    expect(await task.errors.innerText()).toMatch(/1 box has a label this project no longer uses \(car\)[\s\S]*vehicle, person, bicycle/);
+    await picker('vehicle').waitFor();
+    expect(await picker('car').count()).toBe(0);
+    await task.annotator.expectBoxes(1);
+    expect(await task.draftKeys()).toHaveLength(1);
+
+    await task.annotator.selectBox(0);
+    await picker('vehicle').click();
+    await expectEventually(async () => (await task.annotator.boxes())[0]?.label === 'vehicle', 'the box to be relabelled vehicle');
+    await task.submit();
+    await task.noTask.waitFor();
+    expect(await task.notice.innerText()).toContain('Submitted 1 box.');
+    const res = await h.api.request({
+      method: 'GET',
+      url: `/api/v1/tasks/${project.taskUuids[0]}/annotations?view=submissions`,
+      headers: { apikey: project.liveKey },
+    });
+    expect(res.body.data.submissions[0].annotations.map((b: { label: string }) => b.label)).toEqual(['vehicle']);
   });
 
   it('reports a lease that ran out while the worker was away, with its draft', async () => {

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { formatCents } from '../shell/format';
+import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
 import { clearDraft, loadDraft, saveDraft, userDrafts } from './draft-store';
 import { endedBecause, leaseOutcomeOf, type LeaseEnd } from './lease-end';
 import { settleDrafts, type SettledDrafts } from './settle-drafts';
@@ -79,7 +80,7 @@ function checkOutOnce(projectUuid: string, userId: string): Promise<LeaseHandout
 
 /**
  * The lease life cycle of the annotator page: check out (or resume) a task of the project, submit,
- * skip, expiry and cancelling, and a task the server already has. Drafts of this project's earlier
+ * skip, expiry and cancelling, a task the server already has, and labels changed during the lease. Drafts of this project's earlier
  * leases that the server says ended unsubmitted are reported, never dropped silently. Drafts are the
  * signed-in user's (`userId`) only.
  */
@@ -150,6 +151,19 @@ export function useTaskLease(projectUuid: string, userId: string) {
     [userId],
   );
 
+  // The requester changed the project's labels during the lease: the picker gets the current ones, the boxes stay to relabel.
+  const relabel = useCallback(async (checkout: CheckoutResponse, boxes: Box[], refused: string[]) => {
+    const labels = await currentLabels(checkout.checkout_id);
+    if (!alive.current) return;
+    if (labels) {
+      setState((s) =>
+        s.kind === 'task' && s.checkout.checkout_id === checkout.checkout_id ? { ...s, checkout: { ...s.checkout, labels } } : s,
+      );
+    }
+    setBusy(null);
+    setFailure({ title: 'The labels of this project changed', errors: [{ field: 'root', detail: labelsChangedMessage(refused, boxes, labels) }] });
+  }, []);
+
   const submit = useCallback(
     async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }) => {
       setBusy('submit');
@@ -161,6 +175,8 @@ export function useTaskLease(projectUuid: string, userId: string) {
         const outcome = leaseOutcomeOf(error);
         if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
         if (outcome) return end(checkout, outcome, boxes.length);
+        const refused = refusedLabels(error, boxes);
+        if (refused) return relabel(checkout, boxes, refused);
         setBusy(null);
         // The draft stays: a retry sends these same boxes, which the server answers with the first result.
         setFailure(error instanceof ApiError && error.status === 0 ? NO_ANSWER : { title: 'The task was not submitted', errors: errorItems(error) });
@@ -168,7 +184,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
       }
       await done(checkout, { tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(reward)}.` });
     },
-    [done, end],
+    [done, end, relabel],
   );
 
   const skip = useCallback(
