@@ -1,4 +1,5 @@
 import { expectEventually } from '../../support/expect-eventually';
+import { withExifOrientation } from '../../support/exif';
 import { useHarness } from '../../support/harness';
 import { boxMatches, type ImageBox, type ImageRect } from '../../support/pages/annotator.page';
 import { LoginPage } from '../../support/pages/login.page';
@@ -114,5 +115,66 @@ describe('annotating a task', () => {
     const aligns = await byProject.locator('th.num, td.num').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).textAlign));
     expect(aligns).toEqual(['right', 'right', 'right', 'right']);
     expect(await byProject.locator('.table-scroll').evaluate((el) => getComputedStyle(el).position)).toBe('relative');
+  });
+
+  it('takes a photo with EXIF orientation in the frame the browser shows: its boxes and image size are the rotated ones', async () => {
+    const h = harness();
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+
+    // Stored 240x120, left half red and right half blue; orientation 6 shows it turned 90° clockwise:
+    // 120x240, red on top. Chromium encodes the JPEG, the test adds the EXIF segment.
+    const stored = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 240;
+      canvas.height = 120;
+      const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+      ctx.fillStyle = '#dc0000';
+      ctx.fillRect(0, 0, 120, 120);
+      ctx.fillStyle = '#0000dc';
+      ctx.fillRect(120, 0, 120, 120);
+      return canvas.toDataURL('image/jpeg', 0.95).split(',')[1];
+    });
+    const jpeg = withExifOrientation(Buffer.from(stored, 'base64'), 6);
+    const imageUrl = `${new URL(h.images.url(1, 1)).origin}/images/photo-exif-6.jpg`;
+    await page.route(imageUrl, (route) =>
+      route.fulfill({ status: 200, contentType: 'image/jpeg', headers: { 'access-control-allow-origin': '*' }, body: jpeg }),
+    );
+    const project = await aProjectWithTasks(h, { tasks: 0 });
+    const added = await h.api.request({
+      method: 'POST',
+      url: '/api/v1/projects/add_task',
+      headers: { apikey: project.liveKey },
+      body: { task: { project_uuid: project.projectUuid, external_image_url: imageUrl, substitutions: {} } },
+    });
+    expect(added.status).toBe(201);
+
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const g = await task.annotator.geometry();
+    expect(g.image).toEqual({ width: 120, height: 240 });
+    // The canvas draws it turned as well: red at the top of the image, blue at the bottom.
+    const colourAt = (fx: number, fy: number) =>
+      page.evaluate(
+        ({ x, y }) => {
+          const canvas = document.querySelector('[data-testid="annotator-stage"] canvas') as HTMLCanvasElement;
+          const ratio = canvas.width / canvas.clientWidth;
+          const [r, , b] = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
+          return r > 150 && b < 100 ? 'red' : b > 150 && r < 100 ? 'blue' : `rgb ${r},${b}`;
+        },
+        { x: g.offsetX + fx * g.image.width * g.scale, y: g.offsetY + fy * g.image.height * g.scale },
+      );
+    expect([await colourAt(0.5, 0.25), await colourAt(0.5, 0.75)]).toEqual(['red', 'blue']);
+
+    // A box on the lower half lies below y = 120, outside the stored frame, and the server takes it.
+    const rect = await task.annotator.drawBox(0.2, 0.6, 0.8, 0.9);
+    const submitted = page.waitForRequest((req) => req.url().endsWith('/submit'));
+    await task.submit();
+    const body = (await submitted).postDataJSON() as { image_width: number; image_height: number; annotations: ImageBox[] };
+    expect([body.image_width, body.image_height]).toEqual([120, 240]);
+    expect(body.annotations).toHaveLength(1);
+    expect(boxMatches(body.annotations[0], rect)).toBe(true);
+    expect(body.annotations[0].center_y).toBeGreaterThan(120);
+    await task.noTask.waitFor();
+    expect(await task.notice.innerText()).toContain('Submitted 1 box.');
   });
 });
