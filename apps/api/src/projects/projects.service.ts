@@ -58,29 +58,18 @@ export class ProjectsService {
     return this.consoleView(project);
   }
 
+  /**
+   * PATCH: reads the row itself, locked, not the cached copy. The cache may be up to CACHE_TTL_MS old
+   * (another process's PATCH), and saving a stale copy wrote its old columns back over that change.
+   */
   async update(accountId: string, id: string, body: UpdateProjectBody): Promise<ConsoleProjectResponse> {
-    // A copy: the cached instance must not carry changes of a PATCH that is refused or fails to save.
-    const project = Object.assign(new Project(), await this.owned(accountId, id));
-    const oldTemplate = project.template;
-    if (body.template !== undefined) project.template = sanitizeTemplate(body.template);
-    if (body.template !== undefined || body.variables !== undefined) {
-      project.variables = mergeVariables(project.template, body.variables ?? keptVariables(oldTemplate, project.template, project.variables));
-    }
-    if (body.labels !== undefined) {
-      const labels = normalizeLabels(body.labels);
-      project.retiredLabels = retiredLabels(project, labels);
-      project.labels = labels;
-    }
-    if (body.name !== undefined) project.name = body.name;
-    if (body.display_name !== undefined) project.displayName = body.display_name;
-    if (body.display_short_description !== undefined) project.displayShortDescription = body.display_short_description;
-    if (body.image_variable !== undefined) project.imageVariable = body.image_variable;
-    if (body.default_required_submissions !== undefined) project.defaultRequiredSubmissions = body.default_required_submissions;
-    if (body.default_reward !== undefined) project.defaultReward = body.default_reward;
-    if (body.allowed_completion_time_seconds !== undefined) project.allowedCompletionTimeSeconds = body.allowed_completion_time_seconds;
-    if (body.consensus_iou_threshold !== undefined) project.consensusIouThreshold = body.consensus_iou_threshold;
-    project.updatedAt = new Date();
-    await this.db.getRepository(Project).save(project);
+    const project = await this.db.transaction(async (tx) => {
+      const row = isUuid(id) ? await tx.getRepository(Project).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } }) : null;
+      if (!row || row.accountId !== accountId) throw ApiException.of(404, 'root', 'project not found');
+      applyUpdate(row, body);
+      await tx.getRepository(Project).save(row);
+      return row;
+    });
     this.cache.delete(id);
     return this.consoleView(project);
   }
@@ -166,4 +155,27 @@ function retiredLabels(project: Project, labels: ProjectLabel[]): string[] {
   const current = new Set(labels.map((label) => label.name));
   const retired = [...(project.retiredLabels ?? []), ...project.labels.map((label) => label.name)];
   return [...new Set(retired)].filter((name) => !current.has(name));
+}
+
+/** The fields a PATCH gives, onto the project. */
+function applyUpdate(project: Project, body: UpdateProjectBody): void {
+  const oldTemplate = project.template;
+  if (body.template !== undefined) project.template = sanitizeTemplate(body.template);
+  if (body.template !== undefined || body.variables !== undefined) {
+    project.variables = mergeVariables(project.template, body.variables ?? keptVariables(oldTemplate, project.template, project.variables));
+  }
+  if (body.labels !== undefined) {
+    const labels = normalizeLabels(body.labels);
+    project.retiredLabels = retiredLabels(project, labels);
+    project.labels = labels;
+  }
+  if (body.name !== undefined) project.name = body.name;
+  if (body.display_name !== undefined) project.displayName = body.display_name;
+  if (body.display_short_description !== undefined) project.displayShortDescription = body.display_short_description;
+  if (body.image_variable !== undefined) project.imageVariable = body.image_variable;
+  if (body.default_required_submissions !== undefined) project.defaultRequiredSubmissions = body.default_required_submissions;
+  if (body.default_reward !== undefined) project.defaultReward = body.default_reward;
+  if (body.allowed_completion_time_seconds !== undefined) project.allowedCompletionTimeSeconds = body.allowed_completion_time_seconds;
+  if (body.consensus_iou_threshold !== undefined) project.consensusIouThreshold = body.consensus_iou_threshold;
+  project.updatedAt = new Date();
 }

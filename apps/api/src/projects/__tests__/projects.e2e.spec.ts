@@ -193,6 +193,21 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
   });
 
   describe('console: update, list, access', () => {
+    it('PATCH writes only what it was given, over the row as it is now, not over a cached copy', async () => {
+      const p = await createProject(t, owner);
+      // The API's cache now holds the project (read by the requester API's add_task path).
+      expect((await consoleApi('GET', `/${p.uuid}`, owner)).status).toBe(200);
+      expect((await consoleApi('PATCH', `/${p.uuid}`, owner, { display_name: 'warms the cache' })).status).toBe(200);
+      expect((await consoleApi('GET', `/${p.uuid}`, owner)).status).toBe(200);
+      // Another process's PATCH, which this process's cache has not seen.
+      await t.db.query(`UPDATE projects SET labels = '[{"name":"bus","color":"#123456"}]', default_reward = 7 WHERE id = $1`, [p.uuid]);
+      const res = await consoleApi('PATCH', `/${p.uuid}`, owner, { display_name: 'Only this' });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ display_name: 'Only this', default_reward: 7, labels: [{ name: 'bus', color: '#123456' }] });
+      const [row] = await t.db.query('SELECT labels, default_reward, display_name FROM projects WHERE id = $1', [p.uuid]);
+      expect(row).toEqual({ labels: [{ name: 'bus', color: '#123456' }], default_reward: 7, display_name: 'Only this' });
+    });
+
     it('PATCH changes the given fields and leaves the rest', async () => {
       const p = await createProject(t, owner);
       const res = await consoleApi('PATCH', `/${p.uuid}`, owner, {
