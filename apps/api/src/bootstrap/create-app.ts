@@ -9,6 +9,7 @@ import { levels } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ErrorFilter } from '../common/errors/error.filter';
+import { registerBrowserOriginCheck } from '../common/http/browser-origin';
 import { registerJsonBodyParser } from '../common/http/json-body.parser';
 import { RouteTable } from '../common/http/route-table';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
@@ -44,6 +45,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const routes = new RouteTable();
   routes.watch(fastify);
   registerJsonBodyParser(fastify);
+  registerBrowserOriginCheck(fastify);
   // Callback-style hooks: an async hook costs a promise per request on every route.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

@@ -1,0 +1,67 @@
+import { aRequester, signUp, type Requester } from '../../../../test/factories';
+import { startTestApp, type TestApp } from '../../../../test/test-app';
+
+describe('writes to the session cookie’s routes from other sites (CSRF)', () => {
+  let t: TestApp;
+  let r: Requester;
+  const credentials = { email: 'csrf-victim@example.com', password: 'correct horse battery' };
+  beforeAll(async () => {
+    t = await startTestApp();
+    r = await aRequester(t);
+    await signUp(t, credentials);
+  });
+  afterAll(() => t.close());
+
+  const logIn = (headers: Record<string, string>, body: string = JSON.stringify(credentials)) =>
+    t.request({ method: 'POST', url: '/api/session/login', headers: { host: 'crowdbox.test', ...headers }, body });
+
+  it('refuses a log-in posted by another site’s form or script, and sets no cookie', async () => {
+    // <form enctype="text/plain"> posting a field named like a JSON object.
+    const form = await logIn({ 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' });
+    expect(form.status).toBe(403);
+    expect(form.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('other sites') }] });
+    expect(form.headers['set-cookie']).toBeUndefined();
+    expect((await logIn({ 'content-type': 'application/json', 'sec-fetch-site': 'same-site' })).status).toBe(403);
+    // An older browser with no Sec-Fetch-Site still sends Origin.
+    expect((await logIn({ 'content-type': 'application/json', origin: 'https://evil.example' })).status).toBe(403);
+    expect((await logIn({ 'content-type': 'application/json', origin: 'null' })).status).toBe(403);
+  });
+
+  it('refuses a body not declared JSON, which a form can send and a page cannot declare without a preflight', async () => {
+    const plain = await logIn({ 'content-type': 'text/plain' });
+    expect(plain.status).toBe(415);
+    expect(plain.body).toEqual({ errors: [{ field: 'body', detail: expect.stringContaining('application/json') }] });
+    expect(plain.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('takes the app’s own requests, programs without those headers, and the requester API’s any declared type', async () => {
+    expect((await logIn({ 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', origin: 'https://crowdbox.test' })).status).toBe(200);
+    expect((await logIn({ 'content-type': 'Application/JSON; charset=utf-8', origin: 'https://crowdbox.test' })).status).toBe(200);
+    expect((await logIn({ 'content-type': 'application/json' })).status).toBe(200);
+    const task = { task: { project_uuid: r.projectUuid, substitutions: { object: 'car' } } };
+    const curl = await t.request({
+      method: 'POST',
+      url: '/api/v1/projects/add_task',
+      headers: { apikey: r.liveKey, 'content-type': 'application/x-www-form-urlencoded' },
+      body: JSON.stringify(task),
+    });
+    expect(curl.status).toBe(201);
+  });
+
+  it('refuses a bodiless console write from another site, and changes nothing', async () => {
+    const cancel = await t.request({
+      method: 'POST',
+      url: `/api/console/projects/${r.projectUuid}/cancel_outstanding`,
+      headers: { cookie: `cb_session=${r.token}`, 'sec-fetch-site': 'same-site' },
+    });
+    expect(cancel.status).toBe(403);
+    const [counts] = await t.db.query('SELECT count(*)::int AS cancelled FROM tasks WHERE project_id = $1 AND cancelled_at IS NOT NULL', [r.projectUuid]);
+    expect(counts.cancelled).toBe(0);
+    const own = await t.request({
+      method: 'POST',
+      url: `/api/console/projects/${r.projectUuid}/cancel_outstanding`,
+      headers: { cookie: `cb_session=${r.token}`, 'sec-fetch-site': 'same-origin' },
+    });
+    expect(own.status).toBe(200);
+  });
+});
