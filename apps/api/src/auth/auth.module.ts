@@ -3,6 +3,7 @@ import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 import { PingController } from './ping.controller';
+import { LoginThrottle } from './login-throttle';
 import { RateLimitService } from './rate-limit.service';
 import { SessionController } from './session.controller';
 import { SessionGuard } from './session.guard';
@@ -12,7 +13,7 @@ import { SessionsService } from './sessions.service';
 @Global()
 @Module({
   controllers: [SessionController, ApiKeysController, PingController],
-  providers: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService],
+  providers: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle],
   exports: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService],
 })
 export class AuthModule {}

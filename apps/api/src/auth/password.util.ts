@@ -25,3 +25,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** A hash of a random password, made once: what an unknown email's log-in is checked against. */
+let decoy: Promise<string> | undefined;
+
+/**
+ * verifyPassword, also for a user that does not exist (`stored` undefined): the password is then
+ * checked against a decoy hash and refused, so an unknown email takes as long as a wrong password and
+ * the answer's timing does not tell which emails have accounts.
+ */
+export async function verifyUserPassword(password: string, stored: string | undefined): Promise<boolean> {
+  const ok = await verifyPassword(password, stored ?? (await (decoy ??= hashPassword(randomBytes(32).toString('base64')))));
+  return stored !== undefined && ok;
+}

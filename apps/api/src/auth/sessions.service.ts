@@ -12,7 +12,8 @@ import type { SessionPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { Account } from './account.entity';
-import { hashPassword, verifyPassword } from './password.util';
+import { LoginThrottle } from './login-throttle';
+import { hashPassword, verifyUserPassword } from './password.util';
 import { Session } from './session.entity';
 import { User } from './user.entity';
 
@@ -36,6 +37,7 @@ export class SessionsService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly throttle: LoginThrottle,
   ) {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SESSIONS);
   }
@@ -66,12 +68,16 @@ export class SessionsService {
     });
   }
 
-  async logIn(input: LoginBody): Promise<StartedSession> {
+  /** `address`: the client's, for the failed log-in limit (LoginThrottle). */
+  async logIn(input: LoginBody, address: string): Promise<StartedSession> {
+    await this.throttle.check(input.email, address);
     const user = await this.db.getRepository(User).findOne({ where: { email: input.email } });
-    // Same answer for an unknown email and a wrong password, so emails cannot be probed.
-    if (!user || !(await verifyPassword(input.password, user.passwordHash))) {
+    // Same answer, in the same time, for an unknown email and a wrong password, so emails cannot be probed.
+    if (!(await verifyUserPassword(input.password, user?.passwordHash)) || !user) {
+      await this.throttle.failed(input.email, address);
       throw ApiException.of(401, 'root', 'email or password is wrong');
     }
+    await this.throttle.succeeded(input.email, address);
     return this.start(this.db.getRepository(Session), user);
   }
 

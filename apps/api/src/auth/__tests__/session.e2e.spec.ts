@@ -2,6 +2,7 @@ import { pgPool } from '../../database/prepared-statement';
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { signUp } from '../../../test/factories';
+import { FAILURES_PER_ADDRESS } from '../login-throttle';
 
 describe('sessions (/api/session)', () => {
   let t: TestApp;
@@ -61,6 +62,22 @@ describe('sessions (/api/session)', () => {
     } finally {
       other.release();
     }
+  });
+
+  it('answers 429 after 10 wrong passwords for an email from one address, even to the right one; another address and a success are not held back', async () => {
+    const user = await signUp(t, { email: 'guessed@example.com', password: 'right password' });
+    const logIn = (password: string, address = '198.51.100.7') =>
+      t.request({ method: 'POST', url: '/api/session/login', headers: { 'x-forwarded-for': address }, body: { email: user.email, password } });
+    for (let i = 0; i < 9; i += 1) expect((await logIn(`guess ${i}`)).status).toBe(401);
+    // A success clears this address's count.
+    expect((await logIn('right password')).status).toBe(200);
+    for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1) expect((await logIn(`guess ${i}`)).status).toBe(401);
+    const held = await logIn('right password');
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many failed log-ins') }] });
+    expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
+    expect(held.headers['set-cookie']).toBeUndefined();
+    expect((await logIn('right password', '203.0.113.9')).status).toBe(200);
   });
 
   it('validates every field of sign-up at once', async () => {

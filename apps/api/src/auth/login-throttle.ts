@@ -1,0 +1,61 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiException } from '../common/errors/api.exception';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { REDIS } from '../redis/redis.module';
+
+/** Wrong passwords allowed per email and client address in a window: a person mistyping never meets it. */
+export const FAILURES_PER_ADDRESS = 10;
+/** …and per email from all addresses together: guessing from many addresses at once. */
+export const FAILURES_PER_EMAIL = 100;
+const WINDOW_SECONDS = 15 * 60;
+
+/**
+ * Limits password guessing: failed log-ins are counted per email and client address, and per email, in
+ * Redis (shared by every HTTP node; an in-process stand-in while Redis is away, as for API keys). Past
+ * either limit the email answers 429 with Retry-After until the window ends, whether or not the next
+ * password is right. Only failures count, so sign-ups and successful log-ins cost nothing here, and a
+ * success clears its address's count. The per-email limit is ten times the per-address one, so locking
+ * an account out takes an attacker many addresses. The client address is Fastify's request.ip, which
+ * trusts X-Forwarded-For (trustProxy): deploy behind a proxy that sets it (docs/decisions.md).
+ */
+@Injectable()
+export class LoginThrottle {
+  private readonly perAddress: RateLimiterRedis;
+  private readonly perEmail: RateLimiterRedis;
+
+  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+    const limiter = (name: string, points: number) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${config.REDIS_PREFIX}:login-${name}`,
+        points,
+        duration: WINDOW_SECONDS,
+        insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
+      });
+    this.perAddress = limiter('address', FAILURES_PER_ADDRESS);
+    this.perEmail = limiter('email', FAILURES_PER_EMAIL);
+  }
+
+  /** Throws 429 when this email, from this address or from all, has used up its failures. */
+  async check(email: string, address: string): Promise<void> {
+    const [mine, all] = await Promise.all([this.perAddress.get(`${email}|${address}`), this.perEmail.get(email)]);
+    const blocked = [mine && mine.consumedPoints >= FAILURES_PER_ADDRESS && mine, all && all.consumedPoints >= FAILURES_PER_EMAIL && all]
+      .filter((res): res is RateLimiterRes => Boolean(res))
+      .map((res) => res.msBeforeNext);
+    if (blocked.length === 0) return;
+    const seconds = Math.max(1, Math.ceil(Math.max(...blocked) / 1000));
+    throw ApiException.of(429, 'root', `too many failed log-ins for this email; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+  }
+
+  async failed(email: string, address: string): Promise<void> {
+    // Penalties never throw for being over the limit; the next check answers 429.
+    await Promise.all([this.perAddress.penalty(`${email}|${address}`), this.perEmail.penalty(email)]);
+  }
+
+  async succeeded(email: string, address: string): Promise<void> {
+    await this.perAddress.delete(`${email}|${address}`);
+  }
+}
