@@ -4,6 +4,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/**
+ * Headers of the app's page, beside the CSP its HTML carries in a meta tag (apps/web/vite.config.mts):
+ * frame-ancestors works only as a header, and no other site may frame the annotator or the console to
+ * trick a click (clickjacking: "Cancel outstanding", "Revoke"). X-Frame-Options for older browsers.
+ */
+const PAGE_HEADERS = {
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
 /** Paths the server answers itself: never the web app, so their 404 stays the API's JSON error. */
 const SERVER_PREFIXES = ['/api', '/healthz', '/readyz', '/assets'];
 
@@ -31,13 +43,21 @@ export class WebApp {
   /** Vite's hashed files: cached for good. */
   async registerAssets(app: NestFastifyApplication): Promise<void> {
     const assets = join(this.distDir, 'assets');
-    if (existsSync(assets)) await app.register(fastifyStatic, { root: assets, prefix: '/assets/', immutable: true, maxAge: '365d' });
+    if (existsSync(assets)) {
+      await app.register(fastifyStatic, {
+        root: assets,
+        prefix: '/assets/',
+        immutable: true,
+        maxAge: '365d',
+        setHeaders: (reply) => void reply.header('x-content-type-options', 'nosniff'),
+      });
+    }
   }
 
   /** Sends index.html when this request, which matched no route, is a page load; false leaves it to the 404. */
   serveUnmatched(request: FastifyRequest, reply: FastifyReply): boolean {
     if (!isPageLoad(request)) return false;
-    void reply.status(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(this.html);
+    void reply.status(200).type('text/html; charset=utf-8').header('cache-control', 'no-cache').headers(PAGE_HEADERS).send(this.html);
     return true;
   }
 }

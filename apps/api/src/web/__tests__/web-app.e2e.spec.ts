@@ -52,6 +52,20 @@ describe('the web app served by the API', () => {
     expect(String(head.headers['content-type'])).toMatch(/^text\/html/);
   });
 
+  it('forbids other sites to frame the pages (clickjacking), and browsers to sniff types', async () => {
+    for (const url of ['/console/keys', '/work']) {
+      const res = await page(url);
+      expect(res.status).toBe(200);
+      expect(res.headers).toMatchObject({
+        'content-security-policy': "frame-ancestors 'none'",
+        'x-frame-options': 'DENY',
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'same-origin',
+      });
+    }
+    expect((await t.request({ method: 'GET', url: '/assets/index-abc123.js' })).headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('keeps the JSON 404 under /api, even for a browser', async () => {
     for (const accept of [BROWSER_ACCEPT, 'application/json']) {
       const res = await page('/api/nope', accept);
