@@ -5,10 +5,22 @@ export type CancelResult = CancelOutstandingResult;
 
 /**
  * Ends every incomplete task of a project (API.md §4 cancel_outstanding) and the leases on them, in
- * one transaction: the tasks first (their row locks stop new leases and submissions), then the leases.
- * Submissions already made stay readable; completed tasks are untouched.
+ * one transaction. Submissions already made stay readable; completed tasks are untouched.
+ *
+ * Locks in the order every other writer takes them, a lease before its task: a submit, a release and
+ * the expiry job lock the checkout row and then update the task. Taking the tasks first (as this did)
+ * deadlocked with a submit that had locked its lease and waited for its task, and one of the two
+ * failed with a 500. So the live leases are locked first; then the tasks (whose row locks stop new
+ * leases and submissions); then the leases end, with any taken in between.
  */
 export async function cancelOutstanding(tx: EntityManager, projectId: string): Promise<CancelResult> {
+  await tx.query(
+    `SELECT 1 FROM checkouts c JOIN tasks t ON t.id = c.task_id
+      WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL AND c.state = 'active'
+      ORDER BY c.id
+        FOR UPDATE OF c`,
+    [projectId],
+  );
   const tasks: Array<{ n: string; unspent: string | null }> = await tx.query(
     `WITH cancelled AS (
        UPDATE tasks SET cancelled_at = now()

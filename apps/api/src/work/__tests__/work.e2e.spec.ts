@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { pgPool } from '../../database/prepared-statement';
 import { ProducerQueues } from '../../queues/producer-queues';
 import { CheckoutExpiryScheduler, expiryJobId, MAX_PENDING } from '../checkout-expiry.scheduler';
 import { expireLeases } from '../lease-expiry';
@@ -481,6 +482,28 @@ describe('worker API /api/work', () => {
   });
 
   describe('cancel_outstanding', () => {
+    it('does not deadlock with a submit that holds its lease and waits for its task', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 2 });
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      // A submit's order: the lease row first (the submissions trigger), then its task.
+      const submitting = await pgPool(t.db).connect();
+      try {
+        await submitting.query('BEGIN');
+        await submitting.query('SELECT 1 FROM checkouts WHERE id = $1 FOR UPDATE', [lease.checkout_id]);
+        const cancel = t.request({ method: 'POST', url: `/api/console/projects/${r.projectUuid}/cancel_outstanding`, headers: r.auth });
+        await eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%checkouts%'`)).length > 0);
+        // Taking the tasks first, cancel held this row and waited for the lease: PostgreSQL broke the cycle
+        // by failing one side (40P01). Now cancel waits for the lease before it touches any task.
+        await submitting.query('UPDATE tasks SET submission_count = submission_count WHERE id = $1', [taskId]);
+        await submitting.query('COMMIT');
+        expect((await cancel).body.data).toMatchObject({ cancelled: 1, ended_checkouts: 1 });
+      } finally {
+        submitting.release();
+      }
+    });
+
     it('ends every incomplete task and its leases; submissions stay readable; completed tasks are untouched', async () => {
       const r = await aRequester(t);
       const done = await newTask(r, { required_submissions: 1, reward: 10 });
