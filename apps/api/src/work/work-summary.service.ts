@@ -23,7 +23,8 @@ export class WorkSummaryService {
       available: string;
     }> = await this.db.query(
       `SELECT p.id, p.display_name, p.display_short_description, max(t.reward) AS reward,
-              p.allowed_completion_time_seconds, count(*) AS available
+              -- The tasks' own time (add_task may set it), not the project's default: the shortest a worker may get.
+              min(t.allowed_completion_time_seconds) AS allowed_completion_time_seconds, count(*) AS available
          FROM tasks t JOIN projects p ON p.id = t.project_id
         WHERE t.completed_at IS NULL AND t.cancelled_at IS NULL AND p.account_id <> $2
           AND NOT EXISTS (SELECT 1 FROM checkouts mine WHERE mine.task_id = t.id AND mine.worker_id = $1)

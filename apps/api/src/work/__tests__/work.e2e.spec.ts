@@ -572,6 +572,18 @@ describe('worker API /api/work', () => {
       expect((await mine(w2))?.available_task_count).toBe(1);
       expect(await mine(r)).toBeUndefined();
     });
+
+    it('shows the time the tasks allow, not the project’s default, when add_task set it', async () => {
+      const r = await aRequester(t, { allowed_completion_time_seconds: 600 });
+      await newTask(r, { required_submissions: 1, allowed_completion_time_seconds: 60 });
+      const [w] = await workers(1);
+      const listed = (await t.request({ method: 'GET', url: '/api/work/projects', headers: w.auth })).body.data.find(
+        (p: { uuid: string }) => p.uuid === r.projectUuid,
+      );
+      expect(listed.allowed_completion_time_seconds).toBe(60);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      expect(Date.parse(lease.expires_at) - Date.parse(lease.checked_out_at)).toBe(60_000);
+    });
   });
 
   describe('the database itself refuses what breaks the invariants', () => {
