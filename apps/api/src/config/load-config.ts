@@ -5,12 +5,43 @@ export class ConfigError extends Error {}
 
 /** Reads and validates the environment once. Nothing else in the server reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv): AppConfig {
-  const parsed = configSchema.safeParse(env);
+  const { present, empty } = withoutEmptySettings(env);
+  const parsed = configSchema.safeParse(present);
+  const lines = empty.map((name) => `  ${name}: ${emptyAdvice(name)}`);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    for (const issue of parsed.error.issues) {
+      const name = issue.path.join('.') || '(env)';
+      // An empty required setting is reported once, as empty rather than missing.
+      if (!empty.includes(name)) lines.push(`  ${name}: ${issue.message}`);
+    }
   }
+  if (!parsed.success || lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return { ...parsed.data, role: roleFrom(argv) };
+}
+
+/**
+ * A setting given as `NAME=` (or blanks) is an error, not a value: z.coerce.number() reads "" as 0,
+ * which for CACHE_TTL_MS or WEBHOOK_EVENT_RETENTION_DAYS means "off" or "for good", and reading it as
+ * "unset" instead would guess at what was meant. The process stops and names it.
+ */
+function withoutEmptySettings(env: NodeJS.ProcessEnv): { present: NodeJS.ProcessEnv; empty: string[] } {
+  const present: NodeJS.ProcessEnv = { ...env };
+  const empty: string[] = [];
+  for (const name of Object.keys(configSchema.shape)) {
+    const value = env[name];
+    if (value !== undefined && value.trim() === '') {
+      empty.push(name);
+      delete present[name];
+    }
+  }
+  return { present, empty };
+}
+
+function emptyAdvice(name: string): string {
+  const setting = configSchema.shape[name as keyof typeof configSchema.shape];
+  return setting.safeParse(undefined).success
+    ? 'is set but empty; give it a value, or unset it (remove the line) to use the default'
+    : 'is set but empty; it is required';
 }
 
 function roleFrom(argv: string[]): AppRole {

@@ -1,0 +1,54 @@
+import { ConfigError, loadConfig } from '../load-config';
+
+const DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/crowdbox';
+const load = (env: Record<string, string>) => loadConfig({ DATABASE_URL, ...env }, ['node', 'main.js']);
+const failure = (env: Record<string, string>): string => {
+  try {
+    load(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+};
+
+describe('loadConfig', () => {
+  it('applies the defaults to settings that are not set', () => {
+    const config = load({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_POOL_SIZE).toBe(20);
+    expect(config.CACHE_TTL_MS).toBe(5000);
+    expect(config.WEBHOOK_EVENT_RETENTION_DAYS).toBe(30);
+    expect(config.role).toBe('all');
+  });
+
+  it('refuses a setting given as empty, naming it, where it used to read a number as 0', () => {
+    const message = failure({ DATABASE_POOL_SIZE: '', WEBHOOK_EVENT_RETENTION_DAYS: '  ', CACHE_TTL_MS: '' });
+    expect(message).toContain('DATABASE_POOL_SIZE: is set but empty');
+    expect(message).toContain('WEBHOOK_EVENT_RETENTION_DAYS: is set but empty');
+    expect(message).toContain('CACHE_TTL_MS: is set but empty');
+    expect(message).toContain('remove the line) to use the default');
+  });
+
+  it('refuses empty strings and booleans too, and reports an empty required setting once', () => {
+    const message = failure({ DATABASE_URL: '', COOKIE_SECURE: '', REDIS_PREFIX: '' });
+    expect(message.match(/DATABASE_URL/g)).toHaveLength(1);
+    expect(message).toContain('DATABASE_URL: is set but empty; it is required');
+    expect(message).toContain('COOKIE_SECURE: is set but empty');
+    expect(message).toContain('REDIS_PREFIX: is set but empty');
+  });
+
+  it('still reports the other bad settings alongside the empty ones', () => {
+    const message = failure({ PORT: '', HTTP_PROCESSES: 'many' });
+    expect(message).toContain('PORT: is set but empty');
+    expect(message).toMatch(/HTTP_PROCESSES: .*number/i);
+  });
+
+  it('ignores empty variables that are not settings', () => {
+    expect(load({ SOMETHING_ELSE: '' }).PORT).toBe(3000);
+  });
+
+  it('keeps 0 where 0 is written out', () => {
+    expect(load({ CACHE_TTL_MS: '0' }).CACHE_TTL_MS).toBe(0);
+  });
+});
