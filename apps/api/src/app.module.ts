@@ -27,7 +27,7 @@ export class AppModule {
         WebhooksModule.register(config.role),
         HealthModule,
         MetricsModule,
-        AuthModule,
+        AuthModule.register(config.role),
         ProjectsModule,
         TasksModule,
         SubmissionsModule,

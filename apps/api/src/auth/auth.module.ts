@@ -1,4 +1,5 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import type { AppRole } from '../config/config.schema';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
@@ -7,13 +8,22 @@ import { LoginThrottle } from './login-throttle';
 import { RateLimitService } from './rate-limit.service';
 import { SessionController } from './session.controller';
 import { SessionGuard } from './session.guard';
+import { SessionPruning } from './session-pruning';
 import { SessionsService } from './sessions.service';
 
-/** Accounts, sessions and API keys; its guards are used by every other feature. */
+/**
+ * Accounts, sessions and API keys; its guards are used by every other feature. Expired sessions are
+ * pruned by processes that run jobs.
+ */
 @Global()
-@Module({
-  controllers: [SessionController, ApiKeysController, PingController],
-  providers: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle],
-  exports: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService],
-})
-export class AuthModule {}
+@Module({})
+export class AuthModule {
+  static register(role: AppRole): DynamicModule {
+    return {
+      module: AuthModule,
+      controllers: [SessionController, ApiKeysController, PingController],
+      providers: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle, ...(role === 'http' ? [] : [SessionPruning])],
+      exports: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService],
+    };
+  }
+}

@@ -5,6 +5,7 @@ import { User } from './user.entity';
 @Entity('sessions')
 @Unique('uq_sessions_token_hash', ['tokenHash'])
 @Index('ix_sessions_user', ['userId'])
+@Index('ix_sessions_expires_at', ['expiresAt'])
 export class Session {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_sessions' })
   id!: string;

@@ -28,6 +28,7 @@ import { RelayKeysetIndex1765100000000 } from './migrations/1765100000000-relay-
 import { IdempotencyResponseAsJson1765200000000 } from './migrations/1765200000000-idempotency-response-as-json';
 import { EventRedeliveries1765300000000 } from './migrations/1765300000000-event-redeliveries';
 import { ProjectRetiredLabels1765400000000 } from './migrations/1765400000000-project-retired-labels';
+import { SessionsExpiryIndex1765500000000 } from './migrations/1765500000000-sessions-expiry-index';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -64,6 +65,7 @@ export const MIGRATIONS = [
   IdempotencyResponseAsJson1765200000000,
   EventRedeliveries1765300000000,
   ProjectRetiredLabels1765400000000,
+  SessionsExpiryIndex1765500000000,
 ];
 
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {

@@ -3,12 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { HourlyPass } from '../common/hourly-pass';
 
 /** Rows one statement deletes: short transactions, so the hot path never queues behind a purge. */
 const BATCH = 1000;
-/** The first pass comes soon after boot (a process restarted often still purges), then one an hour. */
-const FIRST_PASS_MS = 60_000;
-const PASS_EVERY_MS = 3_600_000;
 
 /**
  * Deletes the delivery log's ended events (delivered or failed) once they are older than
@@ -22,9 +20,8 @@ const PASS_EVERY_MS = 3_600_000;
 @Injectable()
 export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(EventRetention.name);
-  private timer?: NodeJS.Timeout;
+  private readonly passes = new HourlyPass(() => this.purge());
   private running = false;
-  private stopped = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -33,12 +30,11 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     if (this.config.WEBHOOK_EVENT_RETENTION_DAYS === 0) return;
-    this.schedule(FIRST_PASS_MS);
+    this.passes.start();
   }
 
   onApplicationShutdown(): void {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.passes.stop();
   }
 
   /**
@@ -73,14 +69,5 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
       this.running = false;
       if (deleted > 0) this.logger.log(`deleted ${deleted} webhook events older than ${days} days, with their attempts`);
     }
-  }
-
-  /** The next pass `delayMs` from now; none once shut down, even when a pass ends after that. */
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.purge().finally(() => this.schedule(PASS_EVERY_MS));
-    }, delayMs);
-    this.timer.unref();
   }
 }

@@ -1,0 +1,49 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { HourlyPass } from '../common/hourly-pass';
+
+/** Rows one statement deletes: short transactions beside the log-ins. */
+const BATCH = 1000;
+
+/**
+ * Deletes expired sessions, hourly. Every log-in adds a row and nothing else removed one, so the table
+ * grew for as long as the service ran; an expired session is refused anyway (SessionsService), so
+ * deleting it changes nothing anyone can see. Oldest first on ix_sessions_expires_at (migration
+ * 1765500000000), 1,000 a statement. Runs in roles jobs and all; safe with several such processes.
+ */
+@Injectable()
+export class SessionPruning implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SessionPruning.name);
+  private readonly passes = new HourlyPass(() => this.prune());
+
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  onApplicationBootstrap(): void {
+    this.passes.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.passes.stop();
+  }
+
+  /** One pass: how many expired sessions it deleted. */
+  async prune(): Promise<number> {
+    let deleted = 0;
+    try {
+      for (;;) {
+        const [, count]: [unknown, number] = await this.db.query(
+          `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < now() ORDER BY expires_at LIMIT $1)`,
+          [BATCH],
+        );
+        deleted += count;
+        if (count < BATCH) return deleted;
+      }
+    } catch (error) {
+      this.logger.warn(`session pruning stopped after ${deleted} sessions: ${(error as Error).message}`);
+      return deleted;
+    } finally {
+      if (deleted > 0) this.logger.log(`deleted ${deleted} expired sessions`);
+    }
+  }
+}
