@@ -16,7 +16,16 @@ export const configSchema = z.object({
   HTTP_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /**
+   * Connections per process. At least 2: a COCO export keeps one for its snapshot while it stores the
+   * consensus it computed through another, so with one it would wait for itself for good.
+   */
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(2, 'must be at least 2 (a COCO export holds one connection while it writes through another)')
+    .max(200)
+    .default(20),
   MIGRATE_ON_BOOT: bool.default(true),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key and BullMQ queue; tests give each file its own. */

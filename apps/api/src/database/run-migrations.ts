@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DataSource } from 'typeorm';
+import { MigrationExecutor, type DataSource } from 'typeorm';
 
 /** Any fixed number: every server process that boots takes this advisory lock before migrating. */
 const MIGRATION_LOCK = 727_001;
@@ -12,6 +12,10 @@ const LOCK_POLL_MS = 200;
  * snapshot all the while, and CREATE INDEX CONCURRENTLY (migration 1765100000000) waits for every
  * older snapshot to go. The migrating process would wait for the blocked one, which waits for the
  * migrating process's lock: a hang PostgreSQL cannot see, since one link is in our code.
+ *
+ * The migrations run on the session that holds the lock, so migrating needs one connection, not two:
+ * through a pool of one, a second would wait for the first for good. That session is idle, with no
+ * snapshot, between statements, so CREATE INDEX CONCURRENTLY does not wait for it.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   const runner = dataSource.createQueryRunner();
@@ -22,7 +26,9 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
       if (locked) break;
       await sleep(LOCK_POLL_MS);
     }
-    await dataSource.runMigrations({ transaction: 'each' });
+    const executor = new MigrationExecutor(dataSource, runner);
+    executor.transaction = 'each';
+    await executor.executePendingMigrations();
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await runner.release();

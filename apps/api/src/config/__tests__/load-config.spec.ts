@@ -48,6 +48,11 @@ describe('loadConfig', () => {
     expect(load({ SOMETHING_ELSE: '' }).PORT).toBe(3000);
   });
 
+  it('refuses DATABASE_POOL_SIZE=1, saying why', () => {
+    expect(failure({ DATABASE_POOL_SIZE: '1' })).toContain('DATABASE_POOL_SIZE: must be at least 2 (a COCO export holds one connection');
+    expect(load({ DATABASE_POOL_SIZE: '2' }).DATABASE_POOL_SIZE).toBe(2);
+  });
+
   it('keeps 0 where 0 is written out', () => {
     expect(load({ CACHE_TTL_MS: '0' }).CACHE_TTL_MS).toBe(0);
   });

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createEmptyDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
 import { MIGRATIONS, dataSourceOptions } from '../data-source.options';
@@ -20,6 +21,30 @@ describe('runMigrations', () => {
     } finally {
       await Promise.all(processes.map((p) => (p.isInitialized ? p.destroy() : undefined)));
       await dropTestDatabase(name);
+    }
+  }, 60_000);
+
+  it('migrates a new database through a pool of one connection', async () => {
+    const name = await createEmptyDatabase();
+    const single = new DataSource(dataSourceOptions(databaseUrl(name), 1));
+    try {
+      await single.initialize();
+      // The lock's session holds the only connection: migrating on another would wait for it for good.
+      const migrated = runMigrations(single).then(() => 'migrated');
+      expect(await Promise.race([migrated, sleep(30_000).then(() => 'hung')])).toBe('migrated');
+      expect(await single.showMigrations()).toBe(false);
+      // The lock went with the migrations: another session takes it at once.
+      const other = new Client({ connectionString: databaseUrl(name) });
+      await other.connect();
+      try {
+        expect((await other.query('SELECT pg_try_advisory_lock(727001) AS locked')).rows[0].locked).toBe(true);
+      } finally {
+        await other.end();
+      }
+    } finally {
+      // Unhung by dropping the database (WITH FORCE) when the migration is stuck.
+      await dropTestDatabase(name);
+      if (single.isInitialized) await single.destroy().catch(() => undefined);
     }
   }, 60_000);
 });
