@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig } from './config/load-config';
 import { superviseHttpProcesses } from './bootstrap/http-processes';
+import { armShutdownDeadline } from './bootstrap/shutdown-deadline';
 
 /**
  * `node main.js [--role=all|http|jobs]`: one binary; HTTP nodes and job workers scale separately. With
@@ -10,9 +11,10 @@ import { superviseHttpProcesses } from './bootstrap/http-processes';
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.role !== 'jobs' && config.HTTP_PROCESSES > 1 && cluster.isPrimary) {
-    superviseHttpProcesses(config.HTTP_PROCESSES);
+    superviseHttpProcesses(config.HTTP_PROCESSES, { shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
     return;
   }
+  armShutdownDeadline(config.SHUTDOWN_TIMEOUT_MS);
   // Loaded here, not at the top: the supervisor never builds a server and need not load one.
   const { createApp } = await import('./bootstrap/create-app');
   const app = await createApp(config);

@@ -1,8 +1,17 @@
 import cluster, { type Worker } from 'node:cluster';
+import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 
 /** Restarts of a process that dies within this long of its start count as a crash loop. */
 const CRASH_LOOP_MS = 5_000;
 const MAX_QUICK_DEATHS = 5;
+/** How much longer than its processes' own SHUTDOWN_TIMEOUT_MS the supervisor waits for them. */
+const SUPERVISOR_GRACE_MS = 1_000;
+
+export interface SuperviseOptions {
+  /** SHUTDOWN_TIMEOUT_MS: each process's own deadline; the supervisor's is this plus a second. */
+  shutdownTimeoutMs: number;
+  log?: (line: string) => void;
+}
 
 /**
  * The primary of HTTP_PROCESSES > 1 (docs/scaling.md, "Processes on one host"): forks `count` copies of
@@ -12,9 +21,12 @@ const MAX_QUICK_DEATHS = 5;
  * primary stops the rest and exits with code 1 instead of looping. (With the database away at boot a
  * copy retries its connection for about half a minute first, so it is simply started again.) SIGTERM
  * and SIGINT are passed to every process, which closes its connections and finishes its requests
- * (Nest's shutdown hooks); the primary exits once all have.
+ * (Nest's shutdown hooks) within its SHUTDOWN_TIMEOUT_MS; the primary exits once all have, with code 1
+ * if any did not end cleanly. One that is still there a second after that deadline (stopped, stuck in
+ * a synchronous loop) is killed with SIGKILL, and the primary exits with code 1.
  */
-export function superviseHttpProcesses(count: number, log: (line: string) => void = (line) => console.error(line)): void {
+export function superviseHttpProcesses(count: number, options: SuperviseOptions): void {
+  const log = options.log ?? ((line: string) => console.error(line));
   let stopping = false;
   let failed = false;
   let quickDeaths = 0;
@@ -24,10 +36,27 @@ export function superviseHttpProcesses(count: number, log: (line: string) => voi
     started.set(cluster.fork(), Date.now());
   };
 
+  /** Passes `signal` to every process and bounds how long they may take to end. */
+  const stopAll = (signal: NodeJS.Signals): void => {
+    stopping = true;
+    for (const w of started.keys()) w.process.kill(signal);
+    if (started.size === 0) process.exit(failed ? 1 : 0);
+    const deadlineMs = options.shutdownTimeoutMs + SUPERVISOR_GRACE_MS;
+    setTimeout(() => {
+      const left = [...started.keys()].map((w) => w.process.pid);
+      log(`http processes ${left.join(', ')} still running ${deadlineMs} ms after ${signal}; killing them and exiting with code 1`);
+      for (const w of started.keys()) w.process.kill('SIGKILL');
+      process.exit(1);
+    }, deadlineMs).unref();
+  };
+
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (started.get(worker) ?? 0);
     started.delete(worker);
     if (stopping) {
+      // Ended by the signal passed on (code null), or exited 0: clean. Anything else (its own deadline's
+      // code 1) is reported in the primary's exit code too.
+      if (code !== null && code !== 0) failed = true;
       if (started.size === 0) process.exit(failed ? 1 : 0);
       return;
     }
@@ -35,20 +64,16 @@ export function superviseHttpProcesses(count: number, log: (line: string) => voi
     quickDeaths = lived < CRASH_LOOP_MS ? quickDeaths + 1 : 0;
     if (quickDeaths >= MAX_QUICK_DEATHS) {
       log(`http processes keep exiting right after they start; giving up`);
-      stopping = true;
       failed = true;
-      for (const w of started.keys()) w.process.kill('SIGTERM');
-      if (started.size === 0) process.exit(1);
+      stopAll('SIGTERM');
       return;
     }
     start();
   });
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  for (const signal of SHUTDOWN_SIGNALS) {
     process.on(signal, () => {
-      stopping = true;
-      for (const w of started.keys()) w.process.kill(signal);
-      if (started.size === 0) process.exit(0);
+      if (!stopping) stopAll(signal);
     });
   }
 

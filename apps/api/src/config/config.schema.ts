@@ -71,6 +71,11 @@ export const configSchema = z.object({
    * that is shorter); leases that end sooner never touch Redis. 0 adds every job at checkout.
    */
   CHECKOUT_EXPIRY_JOB_GRACE_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  /**
+   * After SIGTERM or SIGINT, how long the process may take to finish its requests and close its
+   * connections before it gives up and exits with code 1 (bootstrap/shutdown-deadline.ts).
+   */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
 });
 
 export type AppConfig = z.output<typeof configSchema> & { role: AppRole };
