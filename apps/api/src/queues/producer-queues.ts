@@ -1,8 +1,9 @@
 import { QUEUES, type CheckoutExpiryJob, type WebhookChallengeJob, type WebhookDeliveryJob } from '@crowdbox/contracts';
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../config/config.module';
+import { bullErrorLog } from './bull-error-log';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
 import { bullPrefix } from './redis-connection';
@@ -21,7 +22,6 @@ import { bullPrefix } from './redis-connection';
  */
 @Injectable()
 export class ProducerQueues implements OnApplicationShutdown {
-  private readonly logger = new Logger(ProducerQueues.name);
   readonly checkoutExpiry: Queue<CheckoutExpiryJob>;
   readonly webhookDelivery: Queue<WebhookDeliveryJob>;
   readonly webhookChallenge: Queue<WebhookChallengeJob>;
@@ -58,10 +58,10 @@ export class ProducerQueues implements OnApplicationShutdown {
   /**
    * A queue re-emits its client's errors, and BullMQ prints them when nobody listens. A lost connection
    * is the shared client's to retry and /health's to report, as ioredis itself keeps quiet about it;
-   * anything else is worth a line.
+   * anything else is worth a line (at most one a minute per message).
    */
   private reportError(queue: string, error: Error & { syscall?: string }): void {
     if (error.syscall === 'connect' || error.syscall === 'read' || error.message === 'Connection is closed.') return;
-    this.logger.warn(`queue ${queue}: ${error.message}`);
+    bullErrorLog.report(`queue ${queue}`, error);
   }
 }

@@ -3,8 +3,15 @@ import { BullModule } from '@nestjs/bullmq';
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { LoggedQueue, LoggedWorker } from './logged-bull-classes';
 import { ProducerQueues } from './producer-queues';
 import { bullPrefix, redisOptionsFromUrl } from './redis-connection';
+
+// Before BullModule.registerQueue below, which takes the class when it is called. Every queue and
+// worker @nestjs/bullmq builds then logs its errors through the JSON log, at most once a minute each
+// (bull-error-log.ts), instead of BullMQ printing them with console.error.
+BullModule.queueClass = LoggedQueue;
+BullModule.workerClass = LoggedWorker;
 
 /**
  * BullMQ on the configured Redis, every queue of libs/contracts QUEUES registered once: their
