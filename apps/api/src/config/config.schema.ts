@@ -26,10 +26,19 @@ export const configSchema = z.object({
     .min(2, 'must be at least 2 (a COCO export holds one connection while it writes through another)')
     .max(200)
     .default(20),
+  /**
+   * How long a query waits for a connection: a new one to PostgreSQL, or a free one of the pool when all
+   * are busy. Past it the query fails ("timeout exceeded when trying to connect") instead of waiting.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** statement_timeout of the pool's sessions; 0 (the default) sets none. Migrations run without it. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
   MIGRATE_ON_BOOT: bool.default(true),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
   /** Prefix of every Redis key and BullMQ queue; tests give each file its own. */
   REDIS_PREFIX: z.string().min(1).default('cb'),
+  /** How long GET /readyz waits for PostgreSQL and Redis before it answers 503. */
+  READYZ_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Requests per API key per window on /api/v1. */
   RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(100),

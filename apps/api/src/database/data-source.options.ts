@@ -68,7 +68,20 @@ export const MIGRATIONS = [
   SessionsExpiryIndex1765500000000,
 ];
 
-export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
+/** How each process's pool connects; see the DATABASE_* settings in config.schema.ts. */
+export interface PoolSettings {
+  poolSize?: number;
+  /** How long to wait for a new connection, or for a free one when the pool is busy (pg-pool). */
+  connectTimeoutMs?: number;
+  /** statement_timeout of every session; 0 leaves PostgreSQL's (none). Migrations lift it (run-migrations.ts). */
+  statementTimeoutMs?: number;
+}
+
+/** TCP keepalive probes begin after a connection has been idle this long, so a dead peer is noticed. */
+const KEEPALIVE_IDLE_MS = 10_000;
+
+export function dataSourceOptions(url: string, pool: number | PoolSettings = {}): DataSourceOptions {
+  const { poolSize = 10, connectTimeoutMs = 10_000, statementTimeoutMs = 0 } = typeof pool === 'number' ? { poolSize: pool } : pool;
   return {
     type: 'postgres',
     url,
@@ -78,6 +91,13 @@ export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsRun: false,
-    extra: { max: poolSize },
+    extra: {
+      max: poolSize,
+      connectionTimeoutMillis: connectTimeoutMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+      // Sent with each session's startup, so it is the session's default (what RESET returns to).
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    },
   };
 }

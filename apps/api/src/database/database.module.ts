@@ -8,7 +8,12 @@ import { dataSourceOptions } from './data-source.options';
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => dataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE),
+      useFactory: (config: AppConfig) =>
+        dataSourceOptions(config.DATABASE_URL, {
+          poolSize: config.DATABASE_POOL_SIZE,
+          connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+          statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+        }),
     }),
   ],
 })

@@ -15,12 +15,15 @@ const LOCK_POLL_MS = 200;
  *
  * The migrations run on the session that holds the lock, so migrating needs one connection, not two:
  * through a pool of one, a second would wait for the first for good. That session is idle, with no
- * snapshot, between statements, so CREATE INDEX CONCURRENTLY does not wait for it.
+ * snapshot, between statements, so CREATE INDEX CONCURRENTLY does not wait for it. It runs them with no
+ * statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS): building an index on a large table takes as long
+ * as it takes, and cutting it leaves an INVALID index behind.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
+    await runner.query('SET statement_timeout = 0');
     for (;;) {
       const [{ locked }]: Array<{ locked: boolean }> = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK]);
       if (locked) break;
@@ -31,6 +34,8 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
     await executor.executePendingMigrations();
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    // Back to the session's own statement_timeout before the connection returns to the pool.
+    await runner.query('RESET statement_timeout').catch(() => undefined);
     await runner.release();
   }
 }

@@ -4,6 +4,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
 
 /** Liveness (the process answers) and readiness (PostgreSQL and Redis answer too). */
@@ -13,6 +15,7 @@ export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('healthz')
@@ -20,11 +23,17 @@ export class HealthController {
     return { data: { ok: true } };
   }
 
+  /**
+   * 503 unless both answer within READYZ_TIMEOUT_MS. A probe must not wait as long as a request would:
+   * with every pooled connection busy, or PostgreSQL unreachable, `SELECT 1` waits for a connection up
+   * to DATABASE_CONNECT_TIMEOUT_MS, and a load balancer's check gives up before that and learns nothing.
+   */
   @Get('readyz')
   async ready() {
+    const timeoutMs = this.config.READYZ_TIMEOUT_MS;
     const [postgres, redis] = await Promise.all([
-      this.db.query('SELECT 1').then(() => 'ok', (e: Error) => e.message),
-      this.redis.ping().then(() => 'ok', (e: Error) => e.message),
+      answer(this.db.query('SELECT 1'), timeoutMs),
+      answer(this.redis.ping(), timeoutMs),
     ]);
     if (postgres !== 'ok' || redis !== 'ok') {
       throw new ApiException(503, [
@@ -34,4 +43,17 @@ export class HealthController {
     }
     return { data: { ok: true, postgres, redis } };
   }
+}
+
+/** 'ok', the error's message, or a timeout's; the check itself is left to finish or fail on its own. */
+function answer(check: Promise<unknown>, timeoutMs: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+  });
+  const settled = check.then(
+    () => 'ok',
+    (error: Error) => error.message,
+  );
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }
