@@ -168,6 +168,10 @@ export class AnnotationsService {
     const categoryIds = new Map(cocoCategories(project).map((c) => [c.name, c.id]));
     const pages = this.mapPages.bind(this);
     const pool = this.pool;
+    // The consensus computed here is stored through the pool, and waited for only once the snapshot's
+    // connection is back: with every other connection busy (or on PGlite, which runs one transaction at
+    // a time) waiting for it inside the transaction would wait on the export itself.
+    const store = storeBack(pool, threshold);
     const snapshot = await pool.connect();
     let broken: Error | undefined;
     let ended = false;
@@ -176,17 +180,11 @@ export class AnnotationsService {
       yield* cocoExport(project, {
         images: () => pages<PageRow & { image: string }, string>(snapshot, project.id, COCO_IMAGES_SQL, [], (row) => row.image),
         async *annotations() {
-          // The consensus computed here is stored through the pool: the snapshot's transaction only reads.
-          const store = storeBack(pool, threshold);
-          try {
-            for await (const tasks of pages<CocoBoxesRow, string[]>(snapshot, project.id, COCO_BOXES_SQL, [threshold], (row) =>
-              annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
-            )) {
-              yield tasks;
-              store.flush();
-            }
-          } finally {
-            await store.done();
+          for await (const tasks of pages<CocoBoxesRow, string[]>(snapshot, project.id, COCO_BOXES_SQL, [threshold], (row) =>
+            annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
+          )) {
+            yield tasks;
+            store.flush();
           }
         },
       });
@@ -196,6 +194,7 @@ export class AnnotationsService {
       // Also when the client went away mid-export: the transaction ends before the connection goes back.
       if (!ended) await snapshot.query('ROLLBACK').catch((error: Error) => (broken = error));
       snapshot.release(broken);
+      await store.done();
     }
   }
 

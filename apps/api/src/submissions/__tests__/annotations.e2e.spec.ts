@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { pgPool } from '../../database/prepared-statement';
 import { AnnotationsService, EXPORT_BATCH } from '../annotations.service';
 import { asFixture, completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, box, type Box } from '../../../test/consensus-fixtures';
@@ -454,5 +455,36 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
         }
       });
     });
+  });
+});
+
+describe('a COCO export when no other database connection is free', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ DATABASE_POOL_SIZE: '2', DATABASE_CONNECT_TIMEOUT_MS: '3000' });
+  });
+  afterAll(() => t.close());
+
+  it('stores the consensus it computed once its snapshot is done, instead of waiting for a connection inside it', async () => {
+    const p = await aRequester(t);
+    const w = await signUp(t);
+    const taskId = (await addTask(t, p.liveKey, { project_uuid: p.projectUuid, substitutions: { object: 'car' } })).body.data.task_uuid;
+    await submitInDb(t.db, { taskId, workerId: w.userId, boxes: [box('car', 10, 10, 30, 30)], submittedAt: '2024-10-01T00:00:00Z', size: [640, 480], reward: 25 });
+    await completeInDb(t.db, taskId, '2024-10-01T00:00:00Z');
+    // Nothing stored yet: the export computes this task's consensus and stores it back.
+    await t.db.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = $1', [taskId]);
+
+    // The other connection of the pool of two is busy for the whole export.
+    const busy = await pgPool(t.db).connect();
+    let text = '';
+    try {
+      const principal = { keyId: randomUUID(), accountId: p.accountId, mode: 'live' as const };
+      for await (const chunk of await t.app.get(AnnotationsService).projectAnnotations(principal, p.projectUuid, false, 'coco')) text += chunk;
+    } finally {
+      busy.release();
+    }
+    expect(JSON.parse(text).annotations).toHaveLength(1);
+    const [row] = await t.db.query('SELECT consensus IS NOT NULL AS stored FROM tasks WHERE id = $1', [taskId]);
+    expect(row.stored).toBe(true);
   });
 });
