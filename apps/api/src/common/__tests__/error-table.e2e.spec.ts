@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, type Requester } from '../../../test/factories';
+import { pgPool } from '../../database/prepared-statement';
 
 /** Every row of the error table in API.md §1, through the real server. */
 describe('the error table', () => {
@@ -148,6 +149,23 @@ describe('the error table', () => {
       expect(res.headers['x-request-id']).toBe('req-12345');
     } finally {
       await victim.close();
+    }
+  });
+
+  it('503 root with Retry-After when no database connection frees up in time: retry later, not a bug of ours', async () => {
+    const busy = await startTestApp({ DATABASE_POOL_SIZE: '2', DATABASE_CONNECT_TIMEOUT_MS: '300' });
+    const held = [];
+    try {
+      const owner = await aRequester(busy);
+      const pool = pgPool(busy.db);
+      held.push(await pool.connect(), await pool.connect());
+      const res = await busy.request({ method: 'GET', url: `/api/v1/projects/${owner.projectUuid}`, headers: { apikey: owner.liveKey } });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] });
+      expect(res.headers['retry-after']).toBe('2');
+    } finally {
+      for (const client of held) client.release();
+      await busy.close();
     }
   });
 

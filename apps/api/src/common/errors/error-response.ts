@@ -46,13 +46,27 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
     const field = error.code?.startsWith('FST_ERR_CTP') ? 'body' : 'root';
     return single(status, field, plainWords(status, error.message));
   }
+  if (isDatabaseBusy(error)) {
+    return { status: 503, body: { errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] }, headers: { 'retry-after': '2' } };
+  }
   return single(500, 'root', `internal error (request id ${requestId})`);
+}
+
+/**
+ * No database connection within DATABASE_CONNECT_TIMEOUT_MS (pg-pool's two messages for it): the
+ * service is overloaded or PostgreSQL unreachable, which a client should retry, not a bug of ours.
+ */
+function isDatabaseBusy(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return message === 'timeout exceeded when trying to connect' || message === 'Connection terminated due to connection timeout';
 }
 
 /** Writes an error response; used by the filter and the Fastify error handler alike. */
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): void {
   const response = toErrorResponse(error, String(request.id));
-  if (response.status >= 500) request.log.error({ err: error }, 'unhandled error');
+  // Only the unexpected is an error to look into; a 503 we chose (busy, not ready) is a warning.
+  if (response.status === 500) request.log.error({ err: error }, 'unhandled error');
+  else if (response.status >= 500) request.log.warn({ err: error, status: response.status }, 'service unavailable');
   void reply.status(response.status).headers(response.headers).type('application/json; charset=utf-8').send(response.body);
 }
 
