@@ -19,7 +19,10 @@ const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
  */
 export function registerBrowserOriginCheck(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
-    if (READS.has(request.method) || !COOKIE_ROUTES.some((prefix) => request.url.startsWith(prefix))) return done();
+    // The matched route's pattern, not request.url: the router decodes %73 before it matches, so
+    // /api/%73ession/login reaches the log-in route while its raw URL names no cookie route.
+    const route = request.routeOptions.url;
+    if (READS.has(request.method) || route === undefined || !COOKIE_ROUTES.some((prefix) => route.startsWith(prefix))) return done();
     done(refusal(request));
   });
 }

@@ -25,6 +25,15 @@ describe('writes to the session cookie’s routes from other sites (CSRF)', () =
     // An older browser with no Sec-Fetch-Site still sends Origin.
     expect((await logIn({ 'content-type': 'application/json', origin: 'https://evil.example' })).status).toBe(403);
     expect((await logIn({ 'content-type': 'application/json', origin: 'null' })).status).toBe(403);
+    // The router decodes the path before it matches: an encoded prefix reaches the same route.
+    const encoded = await t.request({
+      method: 'POST',
+      url: '/api/%73ession/login',
+      headers: { host: 'crowdbox.test', 'content-type': 'text/plain', 'sec-fetch-site': 'cross-site' },
+      body: JSON.stringify(credentials),
+    });
+    expect(encoded.status).toBe(403);
+    expect(encoded.headers['set-cookie']).toBeUndefined();
   });
 
   it('refuses a body not declared JSON, which a form can send and a page cannot declare without a preflight', async () => {
