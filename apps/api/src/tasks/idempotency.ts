@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
@@ -10,6 +10,25 @@ export function validateIdempotencyKey(key: string | string[] | undefined): stri
     throw ApiException.unprocessable('Idempotency-Key', 'must be 1 to 255 characters');
   }
   return value;
+}
+
+/**
+ * The stored response for this key when it is fresh and was made by the same body; a 422 when the key
+ * was used with another body; undefined when there is none. Read without the lock: withIdempotency
+ * reads it again under the lock before it writes.
+ */
+export async function storedResponse<T>(db: DataSource | EntityManager, accountId: string, key: string, hash: string): Promise<T | undefined> {
+  const rows: Array<{ request_hash: string; response_body: T; fresh: boolean }> = await db.query(
+    `SELECT request_hash, response_body, created_at > now() - make_interval(hours => $3) AS fresh
+       FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
+    [accountId, key, IDEMPOTENCY_WINDOW_HOURS],
+  );
+  const stored = rows[0];
+  if (!stored?.fresh) return undefined;
+  if (stored.request_hash !== hash) {
+    throw ApiException.unprocessable('Idempotency-Key', 'was already used with a different body; use a new key for a new request');
+  }
+  return stored.response_body;
 }
 
 /**
@@ -26,18 +45,8 @@ export async function withIdempotency<T>(
 ): Promise<T> {
   if (key === undefined) return create();
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${accountId}:${key}`]);
-  const rows: Array<{ request_hash: string; response_body: T; fresh: boolean }> = await tx.query(
-    `SELECT request_hash, response_body, created_at > now() - make_interval(hours => $3) AS fresh
-       FROM idempotency_keys WHERE account_id = $1 AND key = $2`,
-    [accountId, key, IDEMPOTENCY_WINDOW_HOURS],
-  );
-  const stored = rows[0];
-  if (stored?.fresh) {
-    if (stored.request_hash !== hash) {
-      throw ApiException.unprocessable('Idempotency-Key', 'was already used with a different body; use a new key for a new request');
-    }
-    return stored.response_body;
-  }
+  const stored = await storedResponse<T>(tx, accountId, key, hash);
+  if (stored !== undefined) return stored;
   const result = await create();
   await tx.query(
     `INSERT INTO idempotency_keys (account_id, key, request_hash, response_status, response_body)

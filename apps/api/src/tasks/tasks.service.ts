@@ -11,7 +11,7 @@ import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
-import { withIdempotency } from './idempotency';
+import { storedResponse, withIdempotency } from './idempotency';
 import { buildTask, resolveProjectUuid, type NewTask } from './task-builder';
 import { TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
 
@@ -37,12 +37,14 @@ export class TasksService {
       if (!task) throw new ApiException(422, errors);
       return this.testMode.createdTask(key, task, canonicalJson(body));
     }
-    return this.once(key.accountId, idempotencyKey, requestHash('add_task', body), async (on) => {
+    return this.once(key.accountId, idempotencyKey, requestHash('add_task', body), async () => {
       const task = buildTask(project as Project, body.task, 'task', errors);
       if (!task) throw new ApiException(422, errors);
       await this.registerCallbacks(key.accountId, [task]);
-      await insertTasks(on, [task]);
-      return newTaskResponse(task);
+      return async (on) => {
+        await insertTasks(on, [task]);
+        return newTaskResponse(task);
+      };
     });
   }
 
@@ -70,23 +72,36 @@ export class TasksService {
         return task ? this.testMode.createdTask(key, task, itemSeed) : this.testMode.taskWithoutProject(key, input, itemSeed);
       });
     }
-    return this.once(key.accountId, idempotencyKey, requestHash('add_tasks', body), async (on) => {
+    return this.once(key.accountId, idempotencyKey, requestHash('add_tasks', body), async () => {
       const tasks = build() as NewTask[];
       await this.registerCallbacks(key.accountId, tasks);
-      await insertTasks(on, tasks);
-      return tasks.map(newTaskResponse);
+      return async (on) => {
+        await insertTasks(on, tasks);
+        return tasks.map(newTaskResponse);
+      };
     });
   }
 
   /**
-   * Runs `create` once per Idempotency-Key (API.md §1). The key is looked up before the body is
-   * checked against the project or any callback is registered: a replay answers the first response
-   * even if the project's template changed since, and a reused key with another body is refused before
-   * it can arm a callback address. Without a key one INSERT is atomic on its own, so no transaction.
+   * Runs a creation once per Idempotency-Key (API.md §1). `prepare` checks the body against the project
+   * and registers its callback addresses, then returns the write. With a key, the stored response is
+   * looked up first: a replay answers it even if the project's template changed since, and a reused key
+   * with another body is refused before it can arm a callback address. Only the write runs in the key's
+   * transaction: registering an address takes a connection of its own, and waiting for one while the
+   * transaction holds another could wait for good (a full pool; PGlite's one transaction at a time).
+   * Without a key one INSERT is atomic on its own, so no transaction.
    */
-  private once<T>(accountId: string, idempotencyKey: string | undefined, hash: string, create: (on: DataSource | EntityManager) => Promise<T>): Promise<T> {
-    if (idempotencyKey === undefined) return create(this.db);
-    return this.db.transaction((tx) => withIdempotency(tx, accountId, idempotencyKey, hash, () => create(tx)));
+  private async once<T>(
+    accountId: string,
+    idempotencyKey: string | undefined,
+    hash: string,
+    prepare: () => Promise<(on: DataSource | EntityManager) => Promise<T>>,
+  ): Promise<T> {
+    if (idempotencyKey === undefined) return (await prepare())(this.db);
+    const stored = await storedResponse<T>(this.db, accountId, idempotencyKey, hash);
+    if (stored !== undefined) return stored;
+    const write = await prepare();
+    return this.db.transaction((tx) => withIdempotency(tx, accountId, idempotencyKey, hash, () => write(tx)));
   }
 
   /** GET /api/v1/tasks/:uuid */

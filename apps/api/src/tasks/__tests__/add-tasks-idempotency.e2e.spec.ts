@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, type Requester } from '../../../test/factories';
+import { pgPool } from '../../database/prepared-statement';
 
 describe('add_tasks and Idempotency-Key', () => {
   let t: TestApp;
@@ -145,5 +146,27 @@ describe('add_tasks and Idempotency-Key', () => {
     const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'x' } }, { 'Idempotency-Key': 'k'.repeat(256) });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].field).toBe('Idempotency-Key');
+  });
+});
+
+describe('Idempotency-Key when no other database connection is free', () => {
+  let t: TestApp;
+  let r: Requester;
+  beforeAll(async () => {
+    t = await startTestApp({ DATABASE_POOL_SIZE: '2', DATABASE_CONNECT_TIMEOUT_MS: '1000' });
+    r = await aRequester(t);
+  });
+  afterAll(() => t.close());
+
+  it('registers a new callback address before its transaction, not while holding one connection and waiting for another', async () => {
+    const busy = await pgPool(t.db).connect();
+    try {
+      const task = { project_uuid: r.projectUuid, substitutions: { object: 'car' }, callback_url: 'https://hooks.example.com/pool' };
+      const res = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'one-connection-left' });
+      expect(res.status).toBe(201);
+    } finally {
+      busy.release();
+    }
+    expect(await t.db.query(`SELECT 1 FROM webhook_endpoints WHERE url = 'https://hooks.example.com/pool'`)).toHaveLength(1);
   });
 });
