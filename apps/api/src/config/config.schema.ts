@@ -17,13 +17,13 @@ export const configSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   /**
-   * Connections per process. At least 2: a COCO export keeps one for its snapshot while it stores the
-   * consensus it computed through another, so with one it would wait for itself for good.
+   * Connections per process. At least 2: with one, any path that runs a statement while it holds a
+   * transaction open (the migrations did, at boot) would wait for itself for good.
    */
   DATABASE_POOL_SIZE: z.coerce
     .number()
     .int()
-    .min(2, 'must be at least 2 (a COCO export holds one connection while it writes through another)')
+    .min(2, 'must be at least 2 (a path that holds a transaction open while it runs another statement would wait for itself)')
     .max(200)
     .default(20),
   /**

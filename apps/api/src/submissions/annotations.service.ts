@@ -158,44 +158,29 @@ export class AnnotationsService {
     yield ']}';
   }
 
-  /**
-   * COCO: images (their text built by the database), then the boxes of the same tasks. The two passes
-   * number images by position, so they must see the same tasks: one REPEATABLE READ transaction gives
-   * both one snapshot, and a task completing between them cannot shift every later image_id.
-   */
-  private async *cocoExport(project: Project): AsyncIterable<string> {
+  /** COCO: images (their text built by the database), then the boxes of the same tasks (cocoExport). */
+  private cocoExport(project: Project): AsyncIterable<string> {
     const threshold = project.consensusIouThreshold;
     const categoryIds = new Map(cocoCategories(project).map((c) => [c.name, c.id]));
     const pages = this.mapPages.bind(this);
     const pool = this.pool;
-    // The consensus computed here is stored through the pool, and waited for only once the snapshot's
-    // connection is back: with every other connection busy (or on PGlite, which runs one transaction at
-    // a time) waiting for it inside the transaction would wait on the export itself.
-    const store = storeBack(pool, threshold);
-    const snapshot = await pool.connect();
-    let broken: Error | undefined;
-    let ended = false;
-    try {
-      await snapshot.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      yield* cocoExport(project, {
-        images: () => pages<PageRow & { image: string }, string>(snapshot, project.id, COCO_IMAGES_SQL, [], (row) => row.image),
-        async *annotations() {
-          for await (const tasks of pages<CocoBoxesRow, string[]>(snapshot, project.id, COCO_BOXES_SQL, [threshold], (row) =>
-            annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
-          )) {
+    return cocoExport(project, {
+      images: () => pages<PageRow & { image: string }, { id: string; tail: string }>(pool, project.id, COCO_IMAGES_SQL, [], (row) => ({ id: row.id, tail: row.image })),
+      async *annotations() {
+        const store = storeBack(pool, threshold);
+        try {
+          for await (const tasks of pages<CocoBoxesRow, { id: string; boxes: string[] }>(pool, project.id, COCO_BOXES_SQL, [threshold], (row) => ({
+            id: row.id,
+            boxes: annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
+          }))) {
             yield tasks;
             store.flush();
           }
-        },
-      });
-      await snapshot.query('COMMIT');
-      ended = true;
-    } finally {
-      // Also when the client went away mid-export: the transaction ends before the connection goes back.
-      if (!ended) await snapshot.query('ROLLBACK').catch((error: Error) => (broken = error));
-      snapshot.release(broken);
-      await store.done();
-    }
+        } finally {
+          await store.done();
+        }
+      },
+    });
   }
 
   private get pool(): Pool {
@@ -363,12 +348,13 @@ function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<string>
     project,
     {
       async *images() {
-        yield rows.map((row) =>
-          imageTail({ id: row.id, external_image_url: row.external_image_url, image_width: row.subs[0]?.image_width ?? null, image_height: row.subs[0]?.image_height ?? null }),
-        );
+        yield rows.map((row) => ({
+          id: row.id,
+          tail: imageTail({ id: row.id, external_image_url: row.external_image_url, image_width: row.subs[0]?.image_width ?? null, image_height: row.subs[0]?.image_height ?? null }),
+        }));
       },
       async *annotations() {
-        yield rows.map((row) => annotationTails(consensusOf(row.subs, project.consensusIouThreshold), categoryIds));
+        yield rows.map((row) => ({ id: row.id, boxes: annotationTails(consensusOf(row.subs, project.consensusIouThreshold), categoryIds) }));
       },
     },
     entries[0]?.completed_at,

@@ -49,7 +49,7 @@ describe('loadConfig', () => {
   });
 
   it('refuses DATABASE_POOL_SIZE=1, saying why', () => {
-    expect(failure({ DATABASE_POOL_SIZE: '1' })).toContain('DATABASE_POOL_SIZE: must be at least 2 (a COCO export holds one connection');
+    expect(failure({ DATABASE_POOL_SIZE: '1' })).toContain('DATABASE_POOL_SIZE: must be at least 2 (a path that holds a transaction open');
     expect(load({ DATABASE_POOL_SIZE: '2' }).DATABASE_POOL_SIZE).toBe(2);
   });
 

@@ -286,7 +286,7 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
       expect(JSON.parse(empty.text)).toMatchObject({ images: [], annotations: [], categories: [{ name: 'car' }, { name: 'person' }] });
     });
 
-    it('exports COCO from one snapshot: a task completed between the images and the annotations shifts no image_id', async () => {
+    it('exports COCO with a task completed between the images and the annotations shifting no image_id: it waits for the next export', async () => {
       const p = await aRequester(t);
       const early = await newTask(p, { external_image_url: 'https://images.example.com/early.jpg' });
       await submit(early, w1, [box('car', 10, 10, 30, 30)], '2024-08-01T00:00:00Z');
@@ -465,7 +465,7 @@ describe('a COCO export when no other database connection is free', () => {
   });
   afterAll(() => t.close());
 
-  it('stores the consensus it computed once its snapshot is done, instead of waiting for a connection inside it', async () => {
+  it('exports and stores the consensus it computed with a single free connection', async () => {
     const p = await aRequester(t);
     const w = await signUp(t);
     const taskId = (await addTask(t, p.liveKey, { project_uuid: p.projectUuid, substitutions: { object: 'car' } })).body.data.task_uuid;
