@@ -17,9 +17,9 @@ const WINDOW_SECONDS = 15 * 60;
  * Redis (shared by every HTTP node; an in-process stand-in while Redis is away, as for API keys). Past
  * either limit the email answers 429 with Retry-After until the window ends, whether or not the next
  * password is right. Only failures count, so sign-ups and successful log-ins cost nothing here, and a
- * success clears its address's count. The per-email limit is ten times the per-address one, so locking
- * an account out takes an attacker many addresses. The client address is Fastify's request.ip, which
- * trusts X-Forwarded-For (trustProxy): deploy behind a proxy that sets it (docs/decisions.md).
+ * success clears its address's count. The client address is Fastify's request.ip, which believes any
+ * X-Forwarded-For (trustProxy), so a client can vary it: the per-email limit is the real bound
+ * (docs/decisions.md, "Password guessing is limited per email", known weakness).
  */
 @Injectable()
 export class LoginThrottle {
