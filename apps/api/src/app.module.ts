@@ -29,7 +29,7 @@ export class AppModule {
         MetricsModule,
         AuthModule.register(config.role),
         ProjectsModule,
-        TasksModule,
+        TasksModule.register(config.role),
         SubmissionsModule,
         WorkModule.register(config.role),
         ConsoleModule,

@@ -10,6 +10,9 @@ export class IdempotencyResponseAsJson1765200000000 implements MigrationInterfac
   name = 'IdempotencyResponseAsJson1765200000000';
 
   async up(q: QueryRunner): Promise<void> {
+    // The type change rewrites the table under an exclusive lock: first drop the records no replay can
+    // use (past their 24 hours; nothing deleted them before IdempotencyPruning), so it rewrites a day's.
+    await q.query(`DELETE FROM idempotency_keys WHERE created_at < now() - interval '24 hours'`);
     await q.query(`ALTER TABLE idempotency_keys ALTER COLUMN response_body TYPE json USING response_body::json`);
   }
 

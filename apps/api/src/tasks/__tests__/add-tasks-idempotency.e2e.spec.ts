@@ -1,6 +1,7 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, type Requester } from '../../../test/factories';
 import { pgPool } from '../../database/prepared-statement';
+import { IdempotencyPruning } from '../idempotency-pruning';
 
 describe('add_tasks and Idempotency-Key', () => {
   let t: TestApp;
@@ -168,5 +169,29 @@ describe('Idempotency-Key when no other database connection is free', () => {
       busy.release();
     }
     expect(await t.db.query(`SELECT 1 FROM webhook_endpoints WHERE url = 'https://hooks.example.com/pool'`)).toHaveLength(1);
+  });
+});
+
+describe('stale Idempotency-Key records are deleted', () => {
+  let t: TestApp;
+  let r: Requester;
+  beforeAll(async () => {
+    t = await startTestApp();
+    r = await aRequester(t);
+  });
+  afterAll(() => t.close());
+
+  it('deletes records past their 24 hours, a batch at a time, and keeps the fresh ones replaying', async () => {
+    const task = { project_uuid: r.projectUuid, substitutions: { object: 'kept' } };
+    const fresh = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'fresh' });
+    await t.db.query(
+      `INSERT INTO idempotency_keys (account_id, key, request_hash, response_status, response_body, created_at)
+       SELECT $1, 'old-' || g, 'h', 201, '{}', now() - interval '25 hours' FROM generate_series(1, 2500) AS g`,
+      [r.accountId],
+    );
+    expect(await t.app.get(IdempotencyPruning).prune()).toBe(2500);
+    expect(Number((await t.db.query('SELECT count(*) AS n FROM idempotency_keys'))[0].n)).toBe(1);
+    const again = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'fresh' });
+    expect(again.body.data.task_uuid).toBe(fresh.body.data.task_uuid);
   });
 });
