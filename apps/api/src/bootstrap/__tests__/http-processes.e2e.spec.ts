@@ -1,37 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { eventually } from '../../../test/eventually';
 import { freePort } from '../../../test/free-port';
+import { childrenOf, httpStatus as status, spawnMain } from '../../../test/main-process';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
-
-const API_ROOT = join(__dirname, '../../..');
-
-/** The processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return out.sort();
-}
-
-/** GET on a new connection each time, so the supervisor's round robin hands each to the next process. */
-async function status(port: number, path: string): Promise<number | undefined> {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}${path}`, { headers: { connection: 'close' } })).status;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether four new connections in a row are all answered ready, whichever process takes each. */
 const allReady = (port: number) => async () => (await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')))).every((s) => s === 200);
@@ -43,7 +15,7 @@ const allReady = (port: number) => async () => (await Promise.all([1, 2, 3, 4].m
 describe('HTTP_PROCESSES', () => {
   let database: string;
   let primary: ChildProcess | undefined;
-  let output = '';
+  let output = { text: '' };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -55,24 +27,16 @@ describe('HTTP_PROCESSES', () => {
 
   /** The real main.ts with HTTP_PROCESSES=2 on `port`; its output is collected in `output`. */
   const start = (port: number): ChildProcess => {
-    output = '';
-    const child = spawn(process.execPath, ['-r', join(API_ROOT, 'test/swc-register.js'), join(API_ROOT, 'src/main.ts'), '--role=http'], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: databaseUrl(database),
-        DATABASE_POOL_SIZE: '2',
-        MIGRATE_ON_BOOT: 'true',
-        REDIS_PREFIX: `cbtest:${randomBytes(4).toString('hex')}`,
-        PORT: String(port),
-        HTTP_PROCESSES: '2',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const main = spawnMain('http', {
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: databaseUrl(database),
+      DATABASE_POOL_SIZE: '2',
+      MIGRATE_ON_BOOT: 'true',
+      PORT: String(port),
+      HTTP_PROCESSES: '2',
     });
-    child.stdout?.on('data', (chunk) => (output += chunk));
-    child.stderr?.on('data', (chunk) => (output += chunk));
-    return child;
+    output = main.output;
+    return main.child;
   };
 
   it('serves one port from N processes, replaces one that dies, and stops them all on SIGTERM', async () => {
@@ -99,8 +63,8 @@ describe('HTTP_PROCESSES', () => {
     // The supervisor logs it before it forks the replacement, but its output reaches us through a pipe
     // and may arrive after /proc shows the new process.
     const logged = `http process ${killed} exited (SIGKILL)`;
-    await eventually(() => output.includes(logged), 5_000);
-    expect(output).toContain(logged);
+    await eventually(() => output.text.includes(logged), 5_000);
+    expect(output.text).toContain(logged);
     expect(await eventually(allReady(port), 60_000, 100)).toBe(true);
 
     // SIGTERM: every server shuts down, then the supervisor exits cleanly.
@@ -117,7 +81,7 @@ describe('HTTP_PROCESSES', () => {
     try {
       primary = start(port);
       const code = await new Promise<number | null>((resolve) => primary?.once('exit', (c) => resolve(c)));
-      expect(output).toContain('keep exiting right after they start; giving up');
+      expect(output.text).toContain('keep exiting right after they start; giving up');
       expect(code).toBe(1);
       expect(childrenOf(primary.pid as number)).toEqual([]);
     } finally {

@@ -1,36 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { eventually } from '../../../test/eventually';
 import { freePort } from '../../../test/free-port';
+import { childrenOf, httpStatus as status, spawnMain } from '../../../test/main-process';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
 
-const API_ROOT = join(__dirname, '../../..');
 const SHUTDOWN_TIMEOUT_MS = 3_000;
-
-/** The processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return out.sort();
-}
-
-async function status(port: number, path: string): Promise<number | undefined> {
-  try {
-    return (await fetch(`http://127.0.0.1:${port}${path}`, { headers: { connection: 'close' } })).status;
-  } catch {
-    return undefined;
-  }
-}
 
 interface Exit {
   code: number | null;
@@ -58,26 +33,17 @@ describe('shutdown deadline', () => {
   });
 
   const start = (role: string, port: number, env: Record<string, string> = {}) => {
-    const output = { text: '' };
-    const child = spawn(process.execPath, ['-r', join(API_ROOT, 'test/swc-register.js'), join(API_ROOT, 'src/main.ts'), `--role=${role}`], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        DATABASE_URL: databaseUrl(database),
-        DATABASE_POOL_SIZE: '2',
-        MIGRATE_ON_BOOT: 'false',
-        REDIS_URL: redisUrl,
-        REDIS_PREFIX: `cbtest:${randomBytes(4).toString('hex')}`,
-        PORT: String(port),
-        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, output } = spawnMain(role, {
+      LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl(database),
+      DATABASE_POOL_SIZE: '2',
+      MIGRATE_ON_BOOT: 'false',
+      REDIS_URL: redisUrl,
+      PORT: String(port),
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      ...env,
     });
     running.push(child);
-    child.stdout?.on('data', (chunk) => (output.text += chunk));
-    child.stderr?.on('data', (chunk) => (output.text += chunk));
     const exited = new Promise<Omit<Exit, 'ms'>>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     /** SIGTERM, then how it ended and how long it took, or undefined when it is still running after `waitMs`. */
     const terminate = async (waitMs: number): Promise<Exit | undefined> => {
