@@ -1,10 +1,7 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { HourlyPass } from '../common/hourly-pass';
-
-/** Rows one statement deletes: short transactions beside the log-ins. */
-const BATCH = 1000;
+import { deleteInBatches, HourlyPass } from '../common/hourly-pass';
 
 /**
  * Deletes expired sessions, hourly. Every log-in adds a row and nothing else removed one, so the table
@@ -28,22 +25,12 @@ export class SessionPruning implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** One pass: how many expired sessions it deleted. */
-  async prune(): Promise<number> {
-    let deleted = 0;
-    try {
-      for (;;) {
-        const [, count]: [unknown, number] = await this.db.query(
-          `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < now() ORDER BY expires_at LIMIT $1)`,
-          [BATCH],
-        );
-        deleted += count;
-        if (count < BATCH) return deleted;
-      }
-    } catch (error) {
-      this.logger.warn(`session pruning stopped after ${deleted} sessions: ${(error as Error).message}`);
-      return deleted;
-    } finally {
-      if (deleted > 0) this.logger.log(`deleted ${deleted} expired sessions`);
-    }
+  prune(): Promise<number> {
+    return deleteInBatches(
+      this.db,
+      this.logger,
+      'expired sessions',
+      `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < now() ORDER BY expires_at LIMIT $1)`,
+    );
   }
 }

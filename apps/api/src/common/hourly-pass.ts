@@ -1,3 +1,6 @@
+import type { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+
 /** The first pass comes soon after boot (a process restarted often still gets its passes), then one an hour. */
 export const FIRST_PASS_MS = 60_000;
 export const PASS_EVERY_MS = 3_600_000;
@@ -28,5 +31,29 @@ export class HourlyPass {
       void this.pass().finally(() => this.next(PASS_EVERY_MS));
     }, delayMs);
     this.timer.unref();
+  }
+}
+
+/** Rows one housekeeping DELETE removes: short transactions, so the hot path never queues behind a pass. */
+export const DELETE_BATCH = 1000;
+
+/**
+ * A housekeeping pass's deletes: runs `sql`, a DELETE of at most DELETE_BATCH rows (given as the
+ * parameter after `params`), until a run deletes fewer. Returns how many rows went, also when a failure
+ * stopped it (logged as a warning: the next pass carries on), and logs the total as `deleted N <what>`.
+ */
+export async function deleteInBatches(db: DataSource, logger: Logger, what: string, sql: string, params: unknown[] = []): Promise<number> {
+  let deleted = 0;
+  try {
+    for (;;) {
+      const [, count]: [unknown, number] = await db.query(sql, [...params, DELETE_BATCH]);
+      deleted += count;
+      if (count < DELETE_BATCH) return deleted;
+    }
+  } catch (error) {
+    logger.warn(`deleting ${what} stopped after ${deleted}: ${(error as Error).message}`);
+    return deleted;
+  } finally {
+    if (deleted > 0) logger.log(`deleted ${deleted} ${what}`);
   }
 }

@@ -1,12 +1,9 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { deleteInBatches, HourlyPass } from '../common/hourly-pass';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
-import { HourlyPass } from '../common/hourly-pass';
-
-/** Rows one statement deletes: short transactions, so the hot path never queues behind a purge. */
-const BATCH = 1000;
 
 /**
  * Deletes the delivery log's ended events (delivered or failed) once they are older than
@@ -45,29 +42,23 @@ export class EventRetention implements OnApplicationBootstrap, OnApplicationShut
     const days = this.config.WEBHOOK_EVENT_RETENTION_DAYS;
     if (days === 0 || this.running) return 0;
     this.running = true;
-    let deleted = 0;
     try {
-      for (;;) {
-        const [, count]: [unknown, number] = await this.db.query(
-          `DELETE FROM webhook_events WHERE id IN (
-             SELECT old.id FROM accounts a
-              CROSS JOIN LATERAL (
-                SELECT e.id FROM webhook_events e
-                 WHERE e.account_id = a.id AND e.created_at < now() - make_interval(days => $1) AND e.state <> 'pending'
-                 ORDER BY e.created_at LIMIT $2
-              ) old
-              LIMIT $2)`,
-          [days, BATCH],
-        );
-        deleted += count;
-        if (count < BATCH) return deleted;
-      }
-    } catch (error) {
-      this.logger.warn(`webhook event purge stopped after ${deleted} events: ${(error as Error).message}`);
-      return deleted;
+      return await deleteInBatches(
+        this.db,
+        this.logger,
+        `webhook events older than ${days} days, with their attempts`,
+        `DELETE FROM webhook_events WHERE id IN (
+           SELECT old.id FROM accounts a
+            CROSS JOIN LATERAL (
+              SELECT e.id FROM webhook_events e
+               WHERE e.account_id = a.id AND e.created_at < now() - make_interval(days => $1) AND e.state <> 'pending'
+               ORDER BY e.created_at LIMIT $2
+            ) old
+            LIMIT $2)`,
+        [days],
+      );
     } finally {
       this.running = false;
-      if (deleted > 0) this.logger.log(`deleted ${deleted} webhook events older than ${days} days, with their attempts`);
     }
   }
 }
