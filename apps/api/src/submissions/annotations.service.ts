@@ -1,7 +1,7 @@
 import type { ConsensusAnnotation, ProjectAnnotationsEntry, TaskAnnotationsRecord } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
@@ -139,11 +139,11 @@ export class AnnotationsService {
     const threshold = project.consensusIouThreshold;
     const store = storeBack(this.pool, threshold);
     const batches = withSubmissions
-      ? this.mapPages<SubmissionsEntryRow, string>(this.pool, project.id, SUBMISSIONS_SQL, [threshold], (row) => {
+      ? this.mapPages<SubmissionsEntryRow, string>(project.id, SUBMISSIONS_SQL, [threshold], (row) => {
           const annotations = row.consensus ?? store.computed(row.id, row.subs.map((s): ConsensusInput => [s.worker_id, s.boxes])).text;
           return entryText(row.id, row.external_image_url, row.completed_at, annotations, JSON.stringify(toWorkerSubmissions(project.id, row.subs)));
         })
-      : this.mapPages<EntryRow, string>(this.pool, project.id, ENTRY_SQL, [threshold], (row) =>
+      : this.mapPages<EntryRow, string>(project.id, ENTRY_SQL, [threshold], (row) =>
           row.entry ?? entryText(row.id, row.external_image_url, row.completed_at as Date, store.computed(row.id, row.subs ?? []).text),
         );
     try {
@@ -165,11 +165,11 @@ export class AnnotationsService {
     const pages = this.mapPages.bind(this);
     const pool = this.pool;
     return cocoExport(project, {
-      images: () => pages<PageRow & { image: string }, { id: string; tail: string }>(pool, project.id, COCO_IMAGES_SQL, [], (row) => ({ id: row.id, tail: row.image })),
+      images: () => pages<PageRow & { image: string }, { id: string; tail: string }>(project.id, COCO_IMAGES_SQL, [], (row) => ({ id: row.id, tail: row.image })),
       async *annotations() {
         const store = storeBack(pool, threshold);
         try {
-          for await (const tasks of pages<CocoBoxesRow, { id: string; boxes: string[] }>(pool, project.id, COCO_BOXES_SQL, [threshold], (row) => ({
+          for await (const tasks of pages<CocoBoxesRow, { id: string; boxes: string[] }>(project.id, COCO_BOXES_SQL, [threshold], (row) => ({
             id: row.id,
             boxes: annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
           }))) {
@@ -191,8 +191,8 @@ export class AnnotationsService {
   }
 
   /** pages(), each row turned into `map(row)` as soon as its batch arrives. */
-  private async *mapPages<R extends PageRow, T>(on: Pool | PoolClient, projectId: string, sql: string, params: unknown[], map: (row: R) => T): AsyncIterable<T[]> {
-    for await (const rows of this.pages<R>(on, projectId, sql, params)) yield rows.map(map);
+  private async *mapPages<R extends PageRow, T>(projectId: string, sql: string, params: unknown[], map: (row: R) => T): AsyncIterable<T[]> {
+    for await (const rows of this.pages<R>(projectId, sql, params)) yield rows.map(map);
   }
 
   /**
@@ -202,10 +202,11 @@ export class AnnotationsService {
    * asked for as soon as one arrives, so PostgreSQL builds it while this one is turned into JSON and
    * sent: one query in flight at a time, never more than two batches in memory.
    */
-  private async *pages<R extends PageRow>(on: Pool | PoolClient, projectId: string, sql: string, params: unknown[]): AsyncIterable<R[]> {
+  private async *pages<R extends PageRow>(projectId: string, sql: string, params: unknown[]): AsyncIterable<R[]> {
     // Unnamed statements on purpose: a generic plan of this keyset query could not use the cursor.
+    const pool = this.pool;
     const page = (after: PageRow | null): Promise<R[]> => {
-      const next = on.query<R>(sql, [projectId, after?.cursor ?? null, after?.id ?? null, ...params]).then((result) => result.rows);
+      const next = pool.query<R>(sql, [projectId, after?.cursor ?? null, after?.id ?? null, ...params]).then((result) => result.rows);
       // Not left unhandled if the consumer stops (client gone) before awaiting it; still thrown below.
       next.catch(() => undefined);
       return next;
