@@ -2,8 +2,8 @@ import type { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 
 /** The first pass comes soon after boot (a process restarted often still gets its passes), then one an hour. */
-export const FIRST_PASS_MS = 60_000;
-export const PASS_EVERY_MS = 3_600_000;
+const FIRST_PASS_MS = 60_000;
+const PASS_EVERY_MS = 3_600_000;
 
 /**
  * The schedule of a housekeeping pass (the delivery log's retention, expired sessions): a minute after
