@@ -7,6 +7,16 @@ import { aProjectWithTasks, aWorker, expireLease, LABELS } from '../../support/s
 
 const harness = useHarness();
 
+/** A project with `tasks` tasks, a worker, and that worker's browser page on one of them. */
+async function aWorkerOnATask(tasks: number) {
+  const h = harness();
+  const project = await aProjectWithTasks(h, { tasks });
+  const worker = await aWorker(h);
+  const page = await h.newPage({ as: worker });
+  const task = await new TaskPage(page).goto(project.projectUuid);
+  return { h, project, worker, page, task };
+}
+
 /**
  * Lets the next submit reach the server, then loses its reply on the way back, as a dropped connection
  * would; returns the status the server answered.
@@ -80,11 +90,7 @@ describe('a leased task', () => {
   });
 
   it('keeps the boxes drawn so far across a reload; Skip gives the task back; the end of the queue says so', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, worker, page, task } = await aWorkerOnATask(2);
     const checkoutId = await task.checkoutId();
     await task.annotator.drawBox(0.1, 0.1, 0.3, 0.4);
     await task.annotator.drawBox(0.5, 0.5, 0.7, 0.9);
@@ -115,11 +121,7 @@ describe('a leased task', () => {
   });
 
   it('says when time is up instead of losing the boxes silently, and offers the next task', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, task } = await aWorkerOnATask(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     await expireLease(h, await task.checkoutId());
 
@@ -136,11 +138,7 @@ describe('a leased task', () => {
   });
 
   it('takes a submit whose reply was lost as done: a retry gets its result; new boxes or Skip move on', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 3 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, worker, task } = await aWorkerOnATask(3);
 
     // Submit again as it was: the same body, which the server answers with the first result.
     const first = await task.checkoutId();
@@ -176,11 +174,7 @@ describe('a leased task', () => {
   });
 
   it('after a reload during a submit, calls its draft neither lost nor unsent when the server has it', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 3 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, project, worker, page, task } = await aWorkerOnATask(3);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     await submitLosingTheReply(task);
@@ -205,11 +199,7 @@ describe('a leased task', () => {
   });
 
   it('says when the requester cancelled the task during the lease, drops its draft, and offers the next task', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, project, task } = await aWorkerOnATask(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     const cancel = await h.api.request({
       method: 'POST',
@@ -230,11 +220,7 @@ describe('a leased task', () => {
   });
 
   it('says a Skip met a task its requester had cancelled, not that it was skipped', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, project, task } = await aWorkerOnATask(2);
     const cancel = await h.api.request({
       method: 'POST',
       url: `/api/console/projects/${project.projectUuid}/cancel_outstanding`,
@@ -250,11 +236,7 @@ describe('a leased task', () => {
   });
 
   it('ends a task whose lease was given back elsewhere (Skip in another tab) when Submit is pressed, and offers the next task', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { page, task } = await aWorkerOnATask(2);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     // What the other tab's Skip sends: the same session, the same call.
@@ -278,11 +260,7 @@ describe('a leased task', () => {
   });
 
   it('when the requester renames a label during the lease, offers the current labels and keeps the boxes to relabel', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 1 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, project, page, task } = await aWorkerOnATask(1);
     const picker = (name: string) => page.getByTestId(`annotator-label-${name}`);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     expect((await task.annotator.boxes()).map((b) => b.label)).toEqual(['car']);
@@ -319,11 +297,7 @@ describe('a leased task', () => {
   });
 
   it('reports a lease that ran out while the worker was away, with its draft', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, worker, page, task } = await aWorkerOnATask(2);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     expect(await task.draftKeys()).toEqual([`crowdbox:draft:${worker.userId}:${first}`]);
@@ -337,11 +311,7 @@ describe('a leased task', () => {
   });
 
   it('keeps the "Submitted" message when getting the next task fails after it', async () => {
-    const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { h, page, task } = await aWorkerOnATask(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
 
     // The submit goes through; the checkout of the next task that follows it meets a network failure.
