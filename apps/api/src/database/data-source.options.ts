@@ -29,6 +29,7 @@ import { IdempotencyResponseAsJson1765200000000 } from './migrations/17652000000
 import { EventRedeliveries1765300000000 } from './migrations/1765300000000-event-redeliveries';
 import { ProjectRetiredLabels1765400000000 } from './migrations/1765400000000-project-retired-labels';
 import { SessionsExpiryIndex1765500000000 } from './migrations/1765500000000-sessions-expiry-index';
+import { OneLeasePerWorker1765600000000 } from './migrations/1765600000000-one-lease-per-worker';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -66,6 +67,7 @@ export const MIGRATIONS = [
   EventRedeliveries1765300000000,
   ProjectRetiredLabels1765400000000,
   SessionsExpiryIndex1765500000000,
+  OneLeasePerWorker1765600000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts. */

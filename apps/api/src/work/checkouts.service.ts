@@ -22,7 +22,9 @@ const MAX_ATTEMPTS = 8;
  * One statement: SKIP LOCKED lets concurrent workers pass each other's candidate instead of queueing on
  * it, and the slot is re-counted under the task's row lock by the checkouts trigger, which refuses
  * (CB002) a slot that a transaction committed after this statement's snapshot took; that attempt is
- * simply retried. A worker holds at most one active lease per project (`held`). Full tasks are stepped
+ * simply retried. A worker holds at most one active lease per project: `held` skips the work when this
+ * snapshot sees one, and the trigger refuses (CB008) one committed since, so two checkouts from one worker
+ * at the same instant get one lease between them (migration 1765600000000). Full tasks are stepped
  * over on the task row's lease count (migration 1764300000000) instead of counting their leases.
  * The answer takes the task's columns from `candidate`, the row it locked, not from a second read.
  */
@@ -105,6 +107,8 @@ export class CheckoutsService {
           const code = sqlState(error);
           // A failed autocommit statement leaves the connection idle and usable; anything else does not.
           if (!code) broken = error as Error;
+          // Another checkout of this worker's leased a task in the project since this statement began.
+          if (code === LEASE_SQLSTATE.leaseHeldInProject) return undefined;
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
           throw error;

@@ -7,6 +7,8 @@ export const LEASE_SQLSTATE = {
   leaseTransition: 'CB004',
   submissionMismatch: 'CB005',
   leaseNotActive: 'CB006',
+  /** The worker already holds a live lease in the task's project (migration 1765600000000). */
+  leaseHeldInProject: 'CB008',
 } as const;
 
 export const workErrors = {

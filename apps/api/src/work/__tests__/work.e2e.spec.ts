@@ -114,6 +114,33 @@ describe('worker API /api/work', () => {
       expect((await checkOut(w4, r.projectUuid)).body.data.task_uuid).toBe(taskId);
     });
 
+    it('gives one worker one lease in a project when two checkouts run at the same instant (two tabs)', async () => {
+      const r = await aRequester(t);
+      await newTask(r);
+      await newTask(r);
+      const [w] = await workers(1);
+      // Holding the worker's user row makes each lease insert wait at its foreign-key check, after its
+      // statement's snapshot was taken and its `held` probe found nothing: the two checkouts overlap for sure.
+      const blocker = await pgPool(t.db).connect();
+      let both: Array<Awaited<ReturnType<typeof checkOut>>>;
+      try {
+        await blocker.query('BEGIN');
+        await blocker.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [w.userId]);
+        const racing = Promise.all([checkOut(w, r.projectUuid), checkOut(w, r.projectUuid)]);
+        await eventually(
+          async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%checkouts%'`)).length === 2,
+        );
+        await blocker.query('COMMIT');
+        both = await racing;
+      } finally {
+        blocker.release();
+      }
+      expect(both.map((res) => res.status).sort()).toEqual([200, 201]);
+      expect(both[0].body.data.checkout_id).toBe(both[1].body.data.checkout_id);
+      const live = await t.db.query(`SELECT count(*)::int AS n FROM checkouts WHERE worker_id = $1 AND state = 'active'`, [w.userId]);
+      expect(live[0].n).toBe(1);
+    });
+
     it('hands out tasks oldest first and moves on to the next task when one is full', async () => {
       const r = await aRequester(t);
       const first = await newTask(r, { required_submissions: 1 });
@@ -690,14 +717,17 @@ describe('worker API /api/work', () => {
       await expectExact(taskId, 2);
       expect(await expireLeases(t.db, l3.checkout_id)).toEqual([l3.checkout_id]);
       await expectExact(taskId, 1);
-      // A refused lease (the worker already leased this task) leaves the count as it was.
-      await expect(
+      // A refused lease leaves the count as it was: w3 leased this task before (its lease expired), and
+      // w4 holds a live lease in the project (migration 1765600000000).
+      const leaseAgain = (workerId: string) =>
         t.db.query(`INSERT INTO checkouts (id, task_id, worker_id, expires_at) VALUES ($1, $2, $3, now() + interval '1 minute')`, [
           randomUUID(),
           taskId,
-          w4.userId,
-        ]),
-      ).rejects.toMatchObject({ code: '23505' });
+          workerId,
+        ]);
+      await expect(leaseAgain(w3.userId)).rejects.toMatchObject({ code: '23505' });
+      await expectExact(taskId, 1);
+      await expect(leaseAgain(w4.userId)).rejects.toMatchObject({ code: 'CB008' });
       await expectExact(taskId, 1);
       await t.db.query('DELETE FROM checkouts WHERE id = $1', [l4.checkout_id]);
       await expectExact(taskId, 0);
