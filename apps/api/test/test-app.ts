@@ -19,6 +19,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** An object is sent as JSON; a string is sent as is. */
   body?: unknown;
+  /** The peer's address as the server sees it (the socket's); 127.0.0.1 unless given. */
+  remoteAddress?: string;
 }
 
 export interface TestResponse {
@@ -66,7 +68,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       payload = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await app.inject({ method: options.method, url: options.url, headers, payload });
+    const res = await app.inject({ method: options.method, url: options.url, headers, payload, remoteAddress: options.remoteAddress });
     let body: unknown;
     try {
       body = res.body ? JSON.parse(res.body) : undefined;

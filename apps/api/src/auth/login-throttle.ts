@@ -17,9 +17,10 @@ const WINDOW_SECONDS = 15 * 60;
  * Redis (shared by every HTTP node; an in-process stand-in while Redis is away, as for API keys). Past
  * either limit the email answers 429 with Retry-After until the window ends, whether or not the next
  * password is right. Only failures count, so sign-ups and successful log-ins cost nothing here, and a
- * success clears its address's count. The client address is Fastify's request.ip, which believes any
- * X-Forwarded-For (trustProxy), so a client can vary it: the per-email limit is the real bound
- * (docs/decisions.md, "Password guessing is limited per email", known weakness).
+ * success clears its address's count. The client address is Fastify's request.ip, which takes
+ * X-Forwarded-For only from the proxies TRUST_PROXY names (by default one on loopback), so a client that
+ * connects directly cannot pick a new address per guess (docs/decisions.md, "Forwarded headers are
+ * believed from loopback only").
  */
 @Injectable()
 export class LoginThrottle {

@@ -33,7 +33,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     logger: { level: config.LOG_LEVEL, base: { service: 'crowdbox-api', role: config.role } },
     // One line per request, written in onResponse below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: true,
+    // Whose X-Forwarded-For/-Host/-Proto to believe: TRUST_PROXY, by default a proxy on loopback only.
+    trustProxy: config.TRUST_PROXY,
     bodyLimit: LIMITS.batchBodyBytes,
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {

@@ -1,8 +1,57 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/**
+ * Range names Fastify's trustProxy (@fastify/proxy-addr) expands: loopback (127.0.0.0/8, ::1), linklocal
+ * (169.254.0.0/16, fe80::/10), uniquelocal (10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, fc00::/7).
+ */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of a TRUST_PROXY list: a range name, an address, or an address with a prefix length (CIDR). */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  if (rest.length > 0) return false;
+  const bits = ipaddr.IPv4.isValidFourPartDecimal(address) ? 32 : address.includes(':') && ipaddr.IPv6.isValid(address) ? 128 : 0;
+  if (bits === 0) return false;
+  // proxy-addr refuses a zero-length prefix too: "trust everyone" is spelt true.
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits);
+}
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy takes it: true, false, or a list. A hop count is refused rather
+ * than passed on: Fastify 5 ignores one (it cannot tell a proxy from a client that sends the header
+ * itself), so TRUST_PROXY=1 would silently believe nobody.
+ */
+const trustProxy = z
+  .string()
+  .default('loopback')
+  .transform((value, ctx): boolean | string[] => {
+    const given = value.trim();
+    if (given === 'true') return true;
+    if (given === 'false') return false;
+    if (/^\d+$/.test(given)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `a hop count (${given}) is not supported: Fastify ignores it, as it cannot tell a proxy from a client; list the proxies' addresses or CIDRs instead (e.g. 10.0.0.0/8)`,
+      });
+      return z.NEVER;
+    }
+    const entries = given.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyEntry(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be true, false, or a comma-separated list of addresses, CIDRs (10.0.0.0/8) and the names loopback, linklocal, uniquelocal; not ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 /** Every setting the server reads, validated once at boot (see loadConfig). */
 export const configSchema = z.object({
@@ -15,6 +64,11 @@ export const configSchema = z.object({
    */
   HTTP_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Peers whose X-Forwarded-For, -Host and -Proto are believed (request.ip, request.host): by default
+   * a proxy on this host only (docs/decisions.md, "Forwarded headers are believed from loopback only").
+   */
+  TRUST_PROXY: trustProxy,
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   /**
    * Connections per process. At least 2: with one, any path that runs a statement while it holds a

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
     expect(config.CACHE_TTL_MS).toBe(5000);
     expect(config.WEBHOOK_EVENT_RETENTION_DAYS).toBe(30);
     expect(config.role).toBe('all');
+    expect(config.TRUST_PROXY).toEqual(['loopback']);
   });
 
   it('refuses a setting given as empty, naming it, where it used to read a number as 0', () => {
@@ -55,5 +56,29 @@ describe('loadConfig', () => {
 
   it('keeps 0 where 0 is written out', () => {
     expect(load({ CACHE_TTL_MS: '0' }).CACHE_TTL_MS).toBe(0);
+  });
+
+  it('reads TRUST_PROXY as true, false, or a list of addresses, CIDRs and range names', () => {
+    expect(load({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(load({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(load({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,fd00::/8,::1,uniquelocal' }).TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '::1',
+      'uniquelocal',
+    ]);
+  });
+
+  it('refuses a malformed TRUST_PROXY at boot, naming it and the bad entries', () => {
+    const message = failure({ TRUST_PROXY: '10.0.0.0/8,10.0.0.0/33,proxy.internal,,0.0.0.0/0,yes' });
+    expect(message).toMatch(/^ {2}TRUST_PROXY: must be true, false, or a comma-separated list of addresses, CIDRs/m);
+    expect(message).toContain('not "10.0.0.0/33", "proxy.internal", "", "0.0.0.0/0", "yes"');
+    expect(message).not.toContain('"10.0.0.0/8"');
+    expect(failure({ TRUST_PROXY: '10.0.0' })).toContain('not "10.0.0"');
+  });
+
+  it('refuses a hop count for TRUST_PROXY, which Fastify would ignore', () => {
+    expect(failure({ TRUST_PROXY: '1' })).toContain('TRUST_PROXY: a hop count (1) is not supported');
   });
 });

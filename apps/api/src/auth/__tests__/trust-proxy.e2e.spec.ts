@@ -1,0 +1,77 @@
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { signUp } from '../../../test/factories';
+import { FAILURES_PER_ADDRESS } from '../login-throttle';
+
+/**
+ * TRUST_PROXY decides whose X-Forwarded-For is believed, and so which address the log-in throttle counts
+ * failures under. What a client can see of it is when its failures start answering 429.
+ */
+describe('TRUST_PROXY (whose X-Forwarded-For is believed)', () => {
+  /** Log-ins for one email, each from `peer` (the socket's address) with the given X-Forwarded-For. */
+  const logInAs = (t: TestApp, email: string) => (password: string, peer: string, forwardedFor?: string) =>
+    t.request({
+      method: 'POST',
+      url: '/api/session/login',
+      remoteAddress: peer,
+      headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+      body: { email, password },
+    });
+
+  describe('by default (a proxy on loopback only)', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp();
+    });
+    afterAll(() => t.close());
+
+    it('counts a client that connects directly under its own address, whatever X-Forwarded-For it forges', async () => {
+      const user = await signUp(t, { password: 'right password' });
+      const logIn = logInAs(t, user.email);
+      for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1) {
+        expect((await logIn(`guess ${i}`, '198.51.100.20', `203.0.113.${i + 1}`)).status).toBe(401);
+      }
+      const held = await logIn('right password', '198.51.100.20', '203.0.113.200');
+      expect(held.status).toBe(429);
+      expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
+      // Another client is not held back by it.
+      expect((await logIn('right password', '198.51.100.21')).status).toBe(200);
+    });
+
+    it('behind a proxy on this host, takes the address the proxy appended, not what the client put before it', async () => {
+      const user = await signUp(t, { password: 'right password' });
+      const logIn = logInAs(t, user.email);
+      // nginx's $proxy_add_x_forwarded_for: the client's own header, then the address it connected from.
+      for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1) {
+        expect((await logIn(`guess ${i}`, '127.0.0.1', `203.0.113.${i + 1}, 198.51.100.30`)).status).toBe(401);
+      }
+      expect((await logIn('right password', '127.0.0.1', '203.0.113.200, 198.51.100.30')).status).toBe(429);
+      expect((await logIn('right password', '127.0.0.1', '203.0.113.200, 198.51.100.31')).status).toBe(200);
+    });
+  });
+
+  describe('TRUST_PROXY=10.0.0.0/8', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ TRUST_PROXY: '10.0.0.0/8' });
+    });
+    afterAll(() => t.close());
+
+    it('believes a listed proxy and nobody else, loopback included', async () => {
+      const user = await signUp(t, { password: 'right password' });
+      const logIn = logInAs(t, user.email);
+      for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1) {
+        expect((await logIn(`guess ${i}`, '10.1.2.3', '198.51.100.40')).status).toBe(401);
+      }
+      expect((await logIn('right password', '10.1.2.3', '198.51.100.40')).status).toBe(429);
+      // Through the same proxy, another client is another address.
+      expect((await logIn('right password', '10.1.2.3', '198.51.100.41')).status).toBe(200);
+
+      const other = await signUp(t, { password: 'right password' });
+      const fromLoopback = logInAs(t, other.email);
+      for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1) {
+        expect((await fromLoopback(`guess ${i}`, '127.0.0.1', `203.0.113.${i + 1}`)).status).toBe(401);
+      }
+      expect((await fromLoopback('right password', '127.0.0.1', '203.0.113.200')).status).toBe(429);
+    });
+  });
+});
