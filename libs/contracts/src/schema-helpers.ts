@@ -23,6 +23,30 @@ export const httpUrl = z
     { error: 'must be an absolute http(s) URL' },
   );
 
+/** Why a callback_url with a user name or password is refused (docs/decisions.md, "Callback URLs carry no credentials"). */
+export const CALLBACK_URL_CREDENTIALS_DETAIL =
+  "must not contain a user name or password (they would never be sent); verify the webhook's signature instead";
+
+/**
+ * A task's callback address: an absolute http(s) URL without a user name or password. Credentials in the
+ * URL are never sent (the challenge would fail silently) and would be shown in the console in clear;
+ * receivers authenticate our requests by the webhook signature. A URL that is no http(s) URL at all
+ * gets httpUrl's error only.
+ */
+export const callbackUrl = httpUrl.refine(
+  (value) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return true;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return true;
+    return url.username === '' && url.password === '';
+  },
+  { error: CALLBACK_URL_CREDENTIALS_DETAIL },
+);
+
 /** A non-empty trimmed string of at most `max` characters. */
 export function text(max: number, what = 'a string') {
   return z

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { isIsoTime } from '../common/validation/iso-time';
+import { displayCallbackUrl } from './callback-url';
 import { newSigningSecret, PREVIOUS_SECRET_HOURS, previousSecretExpiresSql } from './signing';
 import { WebhookJobs } from './webhook-jobs';
 
@@ -38,7 +39,7 @@ export class WebhooksConsoleService {
       signing_secret: account.secret,
       previous_secret_expires_at: account.previous_expires_at?.toISOString() ?? null,
       endpoints: endpoints.map((e) => ({
-        url: e.url,
+        url: displayCallbackUrl(e.url),
         state: e.state,
         confirmed_at: e.confirmed_at?.toISOString() ?? null,
         last_error: e.last_error,
@@ -113,7 +114,7 @@ export class WebhooksConsoleService {
       id: r.id,
       type: r.type,
       task_uuid: r.task_id,
-      url: r.url,
+      url: r.url === null ? null : displayCallbackUrl(r.url),
       state: r.state,
       attempt_count: r.attempt_count,
       next_attempt_at: r.next_attempt_at?.toISOString() ?? null,

@@ -1,4 +1,5 @@
 import { addTaskBodySchema } from '../requester/add-task.schema';
+import { CALLBACK_URL_CREDENTIALS_DETAIL } from '../schema-helpers';
 
 describe('add_task body schema', () => {
   it('turns numbers and booleans into strings', () => {
@@ -21,5 +22,27 @@ describe('add_task body schema', () => {
   it('refuses NaN-like and infinite numbers as values', () => {
     const result = addTaskBodySchema.safeParse({ task: { substitutions: { x: { a: 1 } } } });
     expect(result.error?.issues[0].path).toEqual(['task', 'substitutions', 'x']);
+  });
+});
+
+describe('callback_url', () => {
+  const issues = (callback_url: unknown) =>
+    addTaskBodySchema.safeParse({ task: { callback_url } }).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];
+
+  it('refuses a user name or a password, with one error that says to verify the signature instead', () => {
+    for (const url of ['https://user:pass@hooks.example.com/x', 'https://user@hooks.example.com/x', 'http://:secret@hooks.example.com/x']) {
+      expect([url, issues(url)]).toEqual([url, [['task.callback_url', CALLBACK_URL_CREDENTIALS_DETAIL]]]);
+    }
+    expect(CALLBACK_URL_CREDENTIALS_DETAIL).toMatch(/user name or password.*verify the webhook's signature instead/);
+  });
+
+  it('gives a URL that is no http(s) URL only the http(s) error, credentials or not', () => {
+    expect(issues('ftp://user:pass@example.com/x')).toEqual([['task.callback_url', 'must be an absolute http(s) URL']]);
+    expect(issues('not a url')).toEqual([['task.callback_url', 'must be an absolute http(s) URL']]);
+  });
+
+  it('accepts a plain address, and an empty "@" that carries no credentials', () => {
+    expect(issues('https://hooks.example.com/x?a=1')).toEqual([]);
+    expect(issues('https://@hooks.example.com/x')).toEqual([]);
   });
 });

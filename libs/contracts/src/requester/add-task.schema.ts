@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { httpUrl, intBetween, objectBody } from '../schema-helpers';
+import { callbackUrl, httpUrl, intBetween, objectBody } from '../schema-helpers';
 
 /** Template values: strings, or numbers and booleans turned into strings; anything else is an error. */
 const substitutionValue = z.unknown().transform((value, ctx) => {
@@ -32,7 +32,7 @@ export const taskInputSchema = z.object(
     required_submissions: intBetween(LIMITS.requiredSubmissions.min, LIMITS.requiredSubmissions.max).nullish(),
     reward: intBetween(LIMITS.rewardCents.min, LIMITS.rewardCents.max).nullish(),
     allowed_completion_time_seconds: intBetween(LIMITS.completionSeconds.min, LIMITS.completionSeconds.max).nullish(),
-    callback_url: httpUrl.nullish(),
+    callback_url: callbackUrl.nullish(),
     external_image_url: httpUrl.nullish(),
     substitutions: substitutions.nullish(),
   },

@@ -1,4 +1,4 @@
-import { normalizeCallbackUrl } from '../callback-url';
+import { displayCallbackUrl, normalizeCallbackUrl } from '../callback-url';
 import { nextDelayMs, verdictOf } from '../retry-policy';
 import { guardedLookup, isForbiddenAddress } from '../ssrf-guard';
 import { retryAfterMs } from '../webhook-sender';
@@ -8,6 +8,18 @@ describe('callback address normalization', () => {
     expect(normalizeCallbackUrl('HTTPS://Hooks.Example.COM:443/Path?A=B')).toBe('https://hooks.example.com/Path?A=B');
     expect(normalizeCallbackUrl('http://example.com:80/x')).toBe('http://example.com/x');
     expect(normalizeCallbackUrl('http://example.com:8080/x')).toBe('http://example.com:8080/x');
+  });
+
+  it('drops the fragment, which is never sent', () => {
+    expect(normalizeCallbackUrl('https://hooks.example.com/x?a=b#task-1')).toBe('https://hooks.example.com/x?a=b');
+    expect(normalizeCallbackUrl('https://hooks.example.com/x#')).toBe('https://hooks.example.com/x');
+  });
+
+  it('shows an address registered with a password with the password masked', () => {
+    expect(displayCallbackUrl('https://user:s3cret@hooks.example.com/x')).toBe('https://user:***@hooks.example.com/x');
+    expect(displayCallbackUrl('https://:s3cret@hooks.example.com/x')).toBe('https://:***@hooks.example.com/x');
+    expect(displayCallbackUrl('https://user@hooks.example.com/x')).toBe('https://user@hooks.example.com/x');
+    expect(displayCallbackUrl('https://hooks.example.com/x?a=b')).toBe('https://hooks.example.com/x?a=b');
   });
 });
 
