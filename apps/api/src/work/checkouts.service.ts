@@ -34,6 +34,7 @@ const LEASE_NEXT_TASK: PreparedStatement = {
     WITH held AS (
       SELECT 1 FROM checkouts h JOIN tasks ht ON ht.id = h.task_id
        WHERE h.worker_id = $2 AND h.state = 'active' AND h.expires_at > now() AND ht.project_id = $1
+         AND ht.completed_at IS NULL
        LIMIT 1
     ), candidate AS (
       SELECT t.id, t.project_id, t.prompt, t.external_image_url, t.reward, t.allowed_completion_time_seconds
@@ -62,7 +63,7 @@ const LEASE_NEXT_TASK: PreparedStatement = {
 const ACTIVE_CHECKOUTS_SQL = `
   SELECT ${CHECKOUT_ROW_SQL}
     FROM checkouts c JOIN tasks t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id
-   WHERE c.worker_id = $1 AND c.state = 'active' AND c.expires_at > now()`;
+   WHERE c.worker_id = $1 AND c.state = 'active' AND c.expires_at > now() AND t.completed_at IS NULL`;
 
 @Injectable()
 export class CheckoutsService {
@@ -129,14 +130,17 @@ export class CheckoutsService {
 
   /**
    * GET /api/work/checkouts/:id: what became of one of this worker's leases (active, submitted, released,
-   * expired or cancelled), read without changing it. The worker app asks it of a draft left by a reload
-   * or a lost reply, to tell work that was sent from work that was lost.
+   * expired, cancelled, or `completed` when other workers' submissions completed its task while it was
+   * active: see workErrors.completed), read without changing it. The worker app asks it of a draft left
+   * by a reload or a lost reply, to tell work that was sent from work that was lost.
    */
   async state(worker: SessionPrincipal, checkoutId: string): Promise<{ checkout_id: string; state: string }> {
     if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
     const rows: Array<{ state: string }> = await this.db.query(
-      `SELECT CASE WHEN state = 'active' AND expires_at <= now() THEN 'expired' ELSE state END AS state
-         FROM checkouts WHERE id = $1 AND worker_id = $2`,
+      `SELECT CASE WHEN c.state = 'active' AND c.expires_at <= now() THEN 'expired'
+                   WHEN c.state = 'active' AND t.completed_at IS NOT NULL THEN 'completed'
+                   ELSE c.state END AS state
+         FROM checkouts c JOIN tasks t ON t.id = c.task_id WHERE c.id = $1 AND c.worker_id = $2`,
       [checkoutId, worker.userId],
     );
     if (!rows[0]) throw workErrors.checkoutNotFound();

@@ -18,6 +18,7 @@ export const workErrors = {
   expired: () => ApiException.unprocessable('root', 'checkout has expired'),
   released: () => ApiException.unprocessable('root', 'checkout was released; check out a new task'),
   cancelled: () => ApiException.unprocessable('root', 'the task was cancelled by its requester'),
+  completed: () => ApiException.unprocessable('root', 'the task was completed by other workers; check out a new task'),
   alreadySubmitted: () =>
     ApiException.unprocessable('root', 'checkout was already submitted with other annotations; a submission cannot be changed'),
 };

@@ -25,6 +25,7 @@ interface LeaseRow {
   reward: number;
   labels: LabelInfo[];
   task_cancelled: boolean;
+  task_completed: boolean;
   submission_id: string | null;
   submission_hash: string | null;
   submission_reward: number | null;
@@ -34,7 +35,7 @@ const READ_LEASE: PreparedStatement = {
   name: 'submit_read_lease',
   text: `
     SELECT c.worker_id, c.task_id, c.state, c.expires_at > now() AS live, t.reward, p.labels,
-           t.cancelled_at IS NOT NULL AS task_cancelled,
+           t.cancelled_at IS NOT NULL AS task_cancelled, t.completed_at IS NOT NULL AS task_completed,
            s.id AS submission_id, s.request_hash AS submission_hash, s.reward AS submission_reward
       FROM checkouts c
       JOIN tasks t ON t.id = c.task_id
@@ -232,6 +233,9 @@ function assertOpen(lease: LeaseRow): void {
   if (lease.task_cancelled || lease.state === 'cancelled') throw workErrors.cancelled();
   if (lease.state === 'released') throw workErrors.released();
   if (lease.state === 'expired' || !lease.live) throw workErrors.expired();
+  // A lease taken at the very instant another worker's lease ran out, while that worker's submit of it,
+  // begun just before, completed the task: this lease can never be submitted.
+  if (lease.task_completed) throw workErrors.completed();
 }
 
 /** Labels from the project, every box inside the image (API.md §3, DESIGN.md §6). */

@@ -10,7 +10,7 @@ export const workApi = {
   checkOut: (projectUuid: string) => apiRequest<CheckoutResponse>('/api/work/checkouts', { method: 'POST', body: { project_uuid: projectUuid } }),
   submit: (checkoutId: string, body: SubmitBody) =>
     api.post<SubmitResponse>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/submit`, body),
-  /** One lease's state (active, submitted, released, expired, cancelled), read without changing it. */
+  /** One lease's state (active, submitted, released, expired, cancelled, completed), read without changing it. */
   checkoutState: (checkoutId: string) => api.get<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}`),
   release: (checkoutId: string) => api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`),
 };
@@ -19,6 +19,8 @@ export const workApi = {
 export const NO_TASK_AVAILABLE = 'no task available';
 export const CHECKOUT_EXPIRED = 'checkout has expired';
 export const TASK_CANCELLED = 'the task was cancelled by its requester';
+/** Submit of a lease taken as another ran out, whose late submit completed the task. */
+export const TASK_COMPLETED = 'the task was completed by other workers; check out a new task';
 /** Submit of a lease given back (Skip, perhaps in another tab). */
 export const CHECKOUT_RELEASED = 'checkout was released; check out a new task';
 /** Submit with boxes other than those of the submission already made (the same body again replays it). */

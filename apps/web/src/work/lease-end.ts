@@ -1,11 +1,12 @@
 import { ApiError } from '../api/client';
-import { ALREADY_SUBMITTED, ALREADY_SUBMITTED_OTHERWISE, CHECKOUT_EXPIRED, CHECKOUT_RELEASED, TASK_CANCELLED } from '../api/work.api';
+import { ALREADY_SUBMITTED, ALREADY_SUBMITTED_OTHERWISE, CHECKOUT_EXPIRED, CHECKOUT_RELEASED, TASK_CANCELLED, TASK_COMPLETED } from '../api/work.api';
 
 /**
  * Why a lease ended before this page could submit it: its time ran out, its requester cancelled the
- * task, or the worker gave it back elsewhere (Skip in another tab).
+ * task, the worker gave it back elsewhere (Skip in another tab), or other workers completed the task
+ * (a rare race: this lease was taken the instant another ran out, and that one's submit still counted).
  */
-export type LeaseEnd = 'expired' | 'cancelled' | 'released';
+export type LeaseEnd = 'expired' | 'cancelled' | 'released' | 'completed';
 
 /** What became of a lease this page can no longer act on: ended unsubmitted, or submitted already. */
 export type LeaseOutcome = LeaseEnd | 'submitted';
@@ -21,6 +22,7 @@ export function leaseOutcomeOf(error: unknown): LeaseOutcome | null {
   if (error.has(CHECKOUT_EXPIRED)) return 'expired';
   if (error.has(TASK_CANCELLED)) return 'cancelled';
   if (error.has(CHECKOUT_RELEASED)) return 'released';
+  if (error.has(TASK_COMPLETED)) return 'completed';
   if (error.has(ALREADY_SUBMITTED_OTHERWISE) || error.has(ALREADY_SUBMITTED)) return 'submitted';
   return null;
 }
@@ -29,6 +31,7 @@ const BECAUSE: Record<LeaseEnd, string> = {
   expired: 'time ran out',
   cancelled: 'the requester cancelled it',
   released: 'it was given back',
+  completed: 'other workers completed it',
 };
 
 /** Why leases ended unsubmitted, for a message: null when there were several reasons. */

@@ -5,7 +5,7 @@ import type { LeaseEnd, LeaseOutcome } from './lease-end';
 
 /** What the server said of leftover drafts' leases; drafts whose fate it could not tell are kept. */
 export interface SettledDrafts {
-  /** The leases that ended unsubmitted (time ran out, or the task was cancelled), and their boxes. */
+  /** The leases that ended unsubmitted (time ran out, the task was cancelled or completed by others), and their boxes. */
   lost: LeaseEnd[];
   lostBoxes: number;
   /** How many had been submitted after all (a submit whose reply was lost, a reload during a submit). */
@@ -19,7 +19,7 @@ type Fate = LeaseOutcome | 'released' | 'unknown' | 'keep';
 async function fateOf(draft: Draft): Promise<Fate> {
   try {
     const { state } = await workApi.checkoutState(draft.checkout_id);
-    if (state === 'expired' || state === 'cancelled' || state === 'released' || state === 'submitted') return state;
+    if (state === 'expired' || state === 'cancelled' || state === 'released' || state === 'completed' || state === 'submitted') return state;
     // Still active (another tab holds it, or it came back meanwhile): its page owns the draft.
     return 'keep';
   } catch (error) {
@@ -47,14 +47,15 @@ function settle(userId: string, draft: Draft): Promise<Fate> {
 
 /**
  * Settles drafts of leases that are no longer active (they were left by a reload, a crash, a lost
- * reply): a draft is called lost only when the server says its lease ended unsubmitted by time or by
- * the requester. A lease the worker gave back (Skip) is dropped quietly, and so is one submitted.
+ * reply): a draft is called lost only when the server says its lease ended unsubmitted by time, by the
+ * requester, or by other workers completing the task. A lease the worker gave back (Skip) is dropped
+ * quietly, and so is one submitted.
  */
 export async function settleDrafts(userId: string, drafts: Draft[]): Promise<SettledDrafts> {
   const fates = await Promise.all(drafts.map((d) => settle(userId, d)));
   const result: SettledDrafts = { lost: [], lostBoxes: 0, submitted: 0 };
   fates.forEach((fate, i) => {
-    if (fate === 'expired' || fate === 'cancelled') {
+    if (fate === 'expired' || fate === 'cancelled' || fate === 'completed') {
       result.lost.push(fate);
       result.lostBoxes += drafts[i].boxes.length;
     } else if (fate === 'submitted') {

@@ -18,6 +18,7 @@ const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
     title: 'Task given back',
     text: 'This task was given back (Skip, perhaps in another tab or window), so it went to other workers and can no longer be submitted here.',
   },
+  completed: { title: 'Task already completed', text: 'Other workers completed this task, so it can no longer be submitted.' },
 };
 
 function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: () => void }) {

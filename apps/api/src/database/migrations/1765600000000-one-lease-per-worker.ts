@@ -41,7 +41,7 @@ export class OneLeasePerWorker1765600000000 implements MigrationInterface {
         PERFORM pg_advisory_xact_lock(hashtextextended('lease:' || NEW.worker_id::text || ':' || task.project_id::text, 0));
         IF EXISTS (SELECT 1 FROM checkouts h JOIN tasks ht ON ht.id = h.task_id
                     WHERE h.worker_id = NEW.worker_id AND h.state = 'active' AND h.expires_at > now()
-                      AND ht.project_id = task.project_id) THEN
+                      AND ht.project_id = task.project_id AND ht.completed_at IS NULL) THEN
           RAISE EXCEPTION 'worker % already holds a lease in project %', NEW.worker_id, task.project_id USING ERRCODE = 'CB008';
         END IF;
         RETURN NEW;

@@ -473,6 +473,34 @@ describe('worker API /api/work', () => {
     });
   });
 
+  describe('a lease taken as another ran out, whose submit then completed the task', () => {
+    it('answers its submit that the task was completed, reads it as completed, and lets the worker check out the next task', async () => {
+      const r = await aRequester(t);
+      const taskId = await newTask(r, { required_submissions: 1 });
+      const nextTaskId = await newTask(r, { required_submissions: 1 });
+      const [late, taker] = await workers(2);
+      // The same millisecond, as two transactions see it: `late`'s submit began while its lease was live
+      // and `taker`'s checkout began once it had run out. Staged here as: run out, lease, live again, submit.
+      const first = (await checkOut(late, r.projectUuid)).body.data;
+      await runOut(first.checkout_id);
+      const second = (await checkOut(taker, r.projectUuid)).body.data;
+      expect(second.task_uuid).toBe(taskId);
+      await t.db.query(`UPDATE checkouts SET expires_at = now() + interval '1 minute' WHERE id = $1`, [first.checkout_id]);
+      expect((await submit(late, first.checkout_id)).status).toBe(201);
+      expect((await task(r, taskId)).submission_count).toBe(1);
+
+      const refused = await submit(taker, second.checkout_id);
+      expect(refused).toMatchObject({ status: 422, body: { errors: [{ field: 'root', detail: 'the task was completed by other workers; check out a new task' }] } });
+      const read = await t.request({ method: 'GET', url: `/api/work/checkouts/${second.checkout_id}`, headers: taker.auth });
+      expect(read.body.data.state).toBe('completed');
+      // Not resumed, and not answered as the lease held: the next checkout is the next task.
+      expect((await t.request({ method: 'GET', url: '/api/work/checkouts', headers: taker.auth })).body.data).toEqual([]);
+      const next = await checkOut(taker, r.projectUuid);
+      expect(next.status).toBe(201);
+      expect(next.body.data.task_uuid).toBe(nextTaskId);
+    });
+  });
+
   describe('reading one lease', () => {
     it('answers its state without changing it: active, submitted, released, expired, cancelled; another worker’s is not found', async () => {
       const r = await aRequester(t);
