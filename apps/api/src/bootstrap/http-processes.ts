@@ -1,8 +1,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 
-/** Restarts of a process that dies within this long of its start count as a crash loop. */
-const CRASH_LOOP_MS = 5_000;
+/**
+ * Restarts of a process that dies within this long of its start count as a crash loop. A boot from
+ * sources takes 2-3 s on a quiet machine and passed 5 s on a busy one, the first value here, so a copy
+ * that found its port taken lived "long enough" and the supervisor restarted it for ever. A copy that
+ * waits for the database lives ~30 s (TypeORM's retries) and is still started again.
+ */
+const CRASH_LOOP_MS = 20_000;
 const MAX_QUICK_DEATHS = 5;
 /** How much longer than its processes' own SHUTDOWN_TIMEOUT_MS the supervisor waits for them. */
 const SUPERVISOR_GRACE_MS = 1_000;
