@@ -10,6 +10,7 @@ import { SessionController } from './session.controller';
 import { SessionGuard } from './session.guard';
 import { SessionPruning } from './session-pruning';
 import { SessionsService } from './sessions.service';
+import { SignupThrottle } from './signup-throttle';
 
 /**
  * Accounts, sessions and API keys; its guards are used by every other feature. Expired sessions are
@@ -22,7 +23,7 @@ export class AuthModule {
     return {
       module: AuthModule,
       controllers: [SessionController, ApiKeysController, PingController],
-      providers: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle, ...(role === 'http' ? [] : [SessionPruning])],
+      providers: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
       exports: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService],
     };
   }

@@ -19,8 +19,12 @@ export class SessionController {
   ) {}
 
   @Post('signup')
-  async signUp(@Body() body: SignupDto, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
-    return this.reply(reply, await this.sessions.signUp(body));
+  async signUp(
+    @Body() body: SignupDto,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DataBody<SessionResponse>> {
+    return this.reply(reply, await this.sessions.signUp(body, request.ip));
   }
 
   @Post('login')

@@ -15,6 +15,7 @@ import { Account } from './account.entity';
 import { LoginThrottle } from './login-throttle';
 import { hashPassword, verifyUserPassword } from './password.util';
 import { Session } from './session.entity';
+import { SignupThrottle } from './signup-throttle';
 import { User } from './user.entity';
 
 export interface StartedSession {
@@ -38,12 +39,17 @@ export class SessionsService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly throttle: LoginThrottle,
+    private readonly signups: SignupThrottle,
   ) {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SESSIONS);
   }
 
-  /** Creates the account, its user and a first session, all or nothing. */
-  async signUp(input: SignupBody): Promise<StartedSession> {
+  /** Creates the account, its user and a first session, all or nothing. `address`: the client's (SignupThrottle). */
+  async signUp(input: SignupBody, address: string): Promise<StartedSession> {
+    return this.signups.limit(address, () => this.createAccount(input));
+  }
+
+  private async createAccount(input: SignupBody): Promise<StartedSession> {
     const passwordHash = await hashPassword(input.password);
     const taken = () => ApiException.unprocessable('email', 'is already registered; log in instead');
     return this.db.transaction(async (tx) => {

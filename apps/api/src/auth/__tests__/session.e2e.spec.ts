@@ -3,6 +3,7 @@ import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { signUp } from '../../../test/factories';
 import { FAILURES_PER_ADDRESS } from '../login-throttle';
+import { SIGNUPS_PER_ADDRESS } from '../signup-throttle';
 
 describe('sessions (/api/session)', () => {
   let t: TestApp;
@@ -78,6 +79,23 @@ describe('sessions (/api/session)', () => {
     expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
     expect(held.headers['set-cookie']).toBeUndefined();
     expect((await logIn('right password', '203.0.113.9')).status).toBe(200);
+  });
+
+  it('answers 429 once one address has created 20 accounts in the hour; a taken email does not count, another address is not held back', async () => {
+    const taken = await signUp(t);
+    const signUpFrom = (remoteAddress: string, email: string) =>
+      t.request({ method: 'POST', url: '/api/session/signup', remoteAddress, body: { email, password: 'correct horse battery', name: 'Spam' } });
+    for (let i = 0; i < SIGNUPS_PER_ADDRESS - 1; i += 1) expect((await signUpFrom('198.51.100.60', `spam-${i}@example.com`)).status).toBe(201);
+    expect((await signUpFrom('198.51.100.60', taken.email)).status).toBe(422);
+    expect((await signUpFrom('198.51.100.60', 'spam-last@example.com')).status).toBe(201);
+
+    const held = await signUpFrom('198.51.100.60', 'spam-over@example.com');
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many sign-ups from this address') }] });
+    expect(Number(held.headers['retry-after'])).toBeGreaterThan(3000);
+    expect(held.headers['set-cookie']).toBeUndefined();
+    expect(await t.db.query(`SELECT 1 FROM users WHERE email = 'spam-over@example.com'`)).toEqual([]);
+    expect((await signUpFrom('198.51.100.61', 'spam-over@example.com')).status).toBe(201);
   });
 
   it('validates every field of sign-up at once', async () => {

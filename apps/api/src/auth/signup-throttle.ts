@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiException } from '../common/errors/api.exception';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { REDIS } from '../redis/redis.module';
+
+/**
+ * Accounts one client address may create in a window: more than a household or a small team signs up in
+ * an hour, while a script creating accounts meets it at once. Constants, as the log-in limits are, until
+ * a deployment needs another value (a larger group behind one address, e.g. a classroom, would meet it).
+ */
+export const SIGNUPS_PER_ADDRESS = 20;
+const WINDOW_SECONDS = 60 * 60;
+
+/**
+ * Limits account creation per client address (request.ip, see TRUST_PROXY), counted in Redis and shared
+ * by every HTTP node, with an in-process stand-in while Redis is away, as LoginThrottle does. A sign-up
+ * takes its point before the account is written, so parallel requests cannot overshoot, and gives it back
+ * when no account came of it (email taken, an error): only created accounts count.
+ */
+@Injectable()
+export class SignupThrottle {
+  private readonly perAddress: RateLimiterRedis;
+
+  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+    this.perAddress = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${config.REDIS_PREFIX}:signup-address`,
+      points: SIGNUPS_PER_ADDRESS,
+      duration: WINDOW_SECONDS,
+      insuranceLimiter: new RateLimiterMemory({ points: SIGNUPS_PER_ADDRESS, duration: WINDOW_SECONDS }),
+    });
+  }
+
+  /** Runs `create` if this address has sign-ups left in the window, else throws 429 with Retry-After. */
+  async limit<T>(address: string, create: () => Promise<T>): Promise<T> {
+    try {
+      await this.perAddress.consume(address);
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+      throw ApiException.of(429, 'root', `too many sign-ups from this address; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+    }
+    try {
+      return await create();
+    } catch (error) {
+      await this.perAddress.reward(address);
+      throw error;
+    }
+  }
+}
