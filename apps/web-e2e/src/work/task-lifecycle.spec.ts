@@ -259,6 +259,39 @@ describe('a leased task', () => {
     await task.annotator.expectBoxes(0);
   });
 
+  it('ends a task that other workers completed during the lease (the lease-expiry race) when Submit is pressed, and offers the next task', async () => {
+    const { h, project, task } = await aWorkerOnATask(2);
+    const mine = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    // The race, staged: this lease runs out, another worker leases the slot, this lease counts as live
+    // again (a submit that began just in time), and the other worker's submit completes the task.
+    const setExpiry = (interval: string) =>
+      h.api.db.query(`UPDATE checkouts SET expires_at = now() + $2::interval WHERE id = $1`, [mine, interval]);
+    await setExpiry('-1 second');
+    const other = await aWorker(h);
+    const taken = await h.api.request({ method: 'POST', url: '/api/work/checkouts', headers: other.auth, body: { project_uuid: project.projectUuid } });
+    expect(taken.status).toBe(201);
+    await setExpiry('10 minutes');
+    const done = await h.api.request({
+      method: 'POST',
+      url: `/api/work/checkouts/${taken.body.data.checkout_id}/submit`,
+      headers: other.auth,
+      body: { annotations: [], image_width: 640, image_height: 480 },
+    });
+    expect(done.status).toBe(201);
+
+    await task.submit();
+    const ended = task.page.getByTestId('task-completed');
+    await ended.waitFor();
+    expect(await ended.innerText()).toMatch(/Task already completed[\s\S]*Other workers completed this task[\s\S]*The 1 box you drew on it was not sent\./);
+    expect(await task.countdown.count()).toBe(0);
+    expect(await task.draftKeys()).toEqual([]);
+
+    await ended.getByRole('button', { name: 'Next task' }).click();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(mine);
+  });
+
   it('when the requester renames a label during the lease, offers the current labels and keeps the boxes to relabel', async () => {
     const { h, project, page, task } = await aWorkerOnATask(1);
     const picker = (name: string) => page.getByTestId(`annotator-label-${name}`);
