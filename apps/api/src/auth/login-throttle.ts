@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
+import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
@@ -20,7 +21,8 @@ const WINDOW_SECONDS = 15 * 60;
  * success clears its address's count. The client address is Fastify's request.ip, which takes
  * X-Forwarded-For only from the proxies TRUST_PROXY names (by default one on loopback), so a client that
  * connects directly cannot pick a new address per guess (docs/decisions.md, "Forwarded headers are
- * believed from loopback only").
+ * believed from loopback only"); an IPv6 address is counted under its /64 (clientAddressKey), so a
+ * client cannot take a new one per guess from its own /64 either.
  */
 @Injectable()
 export class LoginThrottle {
@@ -42,7 +44,7 @@ export class LoginThrottle {
 
   /** Throws 429 when this email, from this address or from all, has used up its failures. */
   async check(email: string, address: string): Promise<void> {
-    const [mine, all] = await Promise.all([this.perAddress.get(`${email}|${address}`), this.perEmail.get(email)]);
+    const [mine, all] = await Promise.all([this.perAddress.get(perAddressKey(email, address)), this.perEmail.get(email)]);
     const blocked = [mine && mine.consumedPoints >= FAILURES_PER_ADDRESS && mine, all && all.consumedPoints >= FAILURES_PER_EMAIL && all]
       .filter((res): res is RateLimiterRes => Boolean(res))
       .map((res) => res.msBeforeNext);
@@ -53,10 +55,12 @@ export class LoginThrottle {
 
   async failed(email: string, address: string): Promise<void> {
     // Penalties never throw for being over the limit; the next check answers 429.
-    await Promise.all([this.perAddress.penalty(`${email}|${address}`), this.perEmail.penalty(email)]);
+    await Promise.all([this.perAddress.penalty(perAddressKey(email, address)), this.perEmail.penalty(email)]);
   }
 
   async succeeded(email: string, address: string): Promise<void> {
-    await this.perAddress.delete(`${email}|${address}`);
+    await this.perAddress.delete(perAddressKey(email, address));
   }
 }
+
+const perAddressKey = (email: string, address: string) => `${email}|${clientAddressKey(address)}`;

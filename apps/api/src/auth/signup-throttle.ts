@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
+import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
@@ -15,10 +16,11 @@ export const SIGNUPS_PER_ADDRESS = 20;
 const WINDOW_SECONDS = 60 * 60;
 
 /**
- * Limits account creation per client address (request.ip, see TRUST_PROXY), counted in Redis and shared
- * by every HTTP node, with an in-process stand-in while Redis is away, as LoginThrottle does. A sign-up
- * takes its point before the account is written, so parallel requests cannot overshoot, and gives it back
- * when no account came of it (email taken, an error): only created accounts count.
+ * Limits account creation per client address (request.ip, see TRUST_PROXY; an IPv6 address counts under
+ * its /64, see clientAddressKey), counted in Redis and shared by every HTTP node, with an in-process
+ * stand-in while Redis is away, as LoginThrottle does. A sign-up takes its point before the account is
+ * written, so parallel requests cannot overshoot, and gives it back when no account came of it (email
+ * taken, an error): only created accounts count.
  */
 @Injectable()
 export class SignupThrottle {
@@ -36,8 +38,9 @@ export class SignupThrottle {
 
   /** Runs `create` if this address has sign-ups left in the window, else throws 429 with Retry-After. */
   async limit<T>(address: string, create: () => Promise<T>): Promise<T> {
+    const key = clientAddressKey(address);
     try {
-      await this.perAddress.consume(address);
+      await this.perAddress.consume(key);
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
@@ -46,7 +49,7 @@ export class SignupThrottle {
     try {
       return await create();
     } catch (error) {
-      await this.perAddress.reward(address);
+      await this.perAddress.reward(key);
       throw error;
     }
   }

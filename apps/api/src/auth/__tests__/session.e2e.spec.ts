@@ -98,6 +98,25 @@ describe('sessions (/api/session)', () => {
     expect((await signUpFrom('198.51.100.61', 'spam-over@example.com')).status).toBe(201);
   });
 
+  it('counts an IPv6 client under its /64: addresses taken in turn inside it share the sign-up and log-in limits, another /64 does not', async () => {
+    const signUpFrom = (remoteAddress: string, email: string) =>
+      t.request({ method: 'POST', url: '/api/session/signup', remoteAddress, body: { email, password: 'correct horse battery', name: 'Spam' } });
+    for (let i = 0; i < SIGNUPS_PER_ADDRESS; i += 1) {
+      expect((await signUpFrom(`2001:db8:60:1:${(i + 1).toString(16)}:0:${i}:1`, `v6-spam-${i}@example.com`)).status).toBe(201);
+    }
+    const held = await signUpFrom('2001:db8:60:1:ffff:ffff:ffff:fffe', 'v6-spam-over@example.com');
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many sign-ups from this address') }] });
+    expect((await signUpFrom('2001:db8:60:2::1', 'v6-spam-over@example.com')).status).toBe(201);
+
+    const user = await signUp(t, { password: 'right password' });
+    const logIn = (password: string, remoteAddress: string) =>
+      t.request({ method: 'POST', url: '/api/session/login', remoteAddress, body: { email: user.email, password } });
+    for (let i = 0; i < FAILURES_PER_ADDRESS; i += 1) expect((await logIn(`guess ${i}`, `2001:db8:61:1::${(i + 1).toString(16)}`)).status).toBe(401);
+    expect((await logIn('right password', '2001:db8:61:1:abcd::9')).status).toBe(429);
+    expect((await logIn('right password', '2001:db8:61:2::1')).status).toBe(200);
+  });
+
   it('validates every field of sign-up at once', async () => {
     const res = await t.request({ method: 'POST', url: '/api/session/signup', body: { email: 'nope', password: 'short' } });
     expect(res.status).toBe(422);
