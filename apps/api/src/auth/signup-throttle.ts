@@ -7,12 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
 
-/**
- * Accounts one client address may create in a window: more than a household or a small team signs up in
- * an hour, while a script creating accounts meets it at once. Constants, as the log-in limits are, until
- * a deployment needs another value (a larger group behind one address, e.g. a classroom, would meet it).
- */
-export const SIGNUPS_PER_ADDRESS = 20;
+/** The window of SIGNUPS_PER_ADDRESS_PER_HOUR, the accounts one client address may create. */
 const WINDOW_SECONDS = 60 * 60;
 
 /**
@@ -20,19 +15,22 @@ const WINDOW_SECONDS = 60 * 60;
  * its /64, see clientAddressKey), counted in Redis and shared by every HTTP node, with an in-process
  * stand-in while Redis is away, as LoginThrottle does. A sign-up takes its point before the account is
  * written, so parallel requests cannot overshoot, and gives it back when no account came of it (email
- * taken, an error): only created accounts count.
+ * taken, an error): only created accounts count. The limit, SIGNUPS_PER_ADDRESS_PER_HOUR (20 by default),
+ * is more than a household or a small team signs up in an hour, while a script creating accounts meets it
+ * at once; a deployment where a larger group signs up from behind one address (a classroom) raises it.
  */
 @Injectable()
 export class SignupThrottle {
   private readonly perAddress: RateLimiterRedis;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+    const points = config.SIGNUPS_PER_ADDRESS_PER_HOUR;
     this.perAddress = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: `${config.REDIS_PREFIX}:signup-address`,
-      points: SIGNUPS_PER_ADDRESS,
+      points,
       duration: WINDOW_SECONDS,
-      insuranceLimiter: new RateLimiterMemory({ points: SIGNUPS_PER_ADDRESS, duration: WINDOW_SECONDS }),
+      insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
     });
   }
 

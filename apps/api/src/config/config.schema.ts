@@ -100,6 +100,11 @@ export const configSchema = z.object({
   /** Tokens a process takes from a key's shared bucket per Redis call; default 5 % of the limit, 1..100. */
   RATE_LIMIT_BLOCK: z.coerce.number().int().min(1).max(100).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Accounts one client address (an IPv6 one's /64) may create per hour (auth/signup-throttle.ts); raise
+   * it where a larger group signs up from behind one address, e.g. a classroom onboarding its annotators.
+   */
+  SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   COOKIE_SECURE: bool.optional(),
   /** How long an authenticated API key or project stays in the in-process cache. */
   CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),

@@ -1,9 +1,10 @@
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config.schema';
 import { pgPool } from '../../database/prepared-statement';
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { signUp } from '../../../test/factories';
 import { FAILURES_PER_ADDRESS } from '../login-throttle';
-import { SIGNUPS_PER_ADDRESS } from '../signup-throttle';
 
 describe('sessions (/api/session)', () => {
   let t: TestApp;
@@ -11,6 +12,8 @@ describe('sessions (/api/session)', () => {
     t = await startTestApp();
   });
   afterAll(() => t.close());
+  /** SIGNUPS_PER_ADDRESS_PER_HOUR as this server read it: 20 unless the environment sets it. */
+  const signupsPerAddress = () => t.app.get<AppConfig>(APP_CONFIG).SIGNUPS_PER_ADDRESS_PER_HOUR;
 
   it('signs up, sets an httpOnly cookie and answers me', async () => {
     const res = await t.request({
@@ -85,7 +88,7 @@ describe('sessions (/api/session)', () => {
     const taken = await signUp(t);
     const signUpFrom = (remoteAddress: string, email: string) =>
       t.request({ method: 'POST', url: '/api/session/signup', remoteAddress, body: { email, password: 'correct horse battery', name: 'Spam' } });
-    for (let i = 0; i < SIGNUPS_PER_ADDRESS - 1; i += 1) expect((await signUpFrom('198.51.100.60', `spam-${i}@example.com`)).status).toBe(201);
+    for (let i = 0; i < signupsPerAddress() - 1; i += 1) expect((await signUpFrom('198.51.100.60', `spam-${i}@example.com`)).status).toBe(201);
     expect((await signUpFrom('198.51.100.60', taken.email)).status).toBe(422);
     expect((await signUpFrom('198.51.100.60', 'spam-last@example.com')).status).toBe(201);
 
@@ -101,7 +104,7 @@ describe('sessions (/api/session)', () => {
   it('counts an IPv6 client under its /64: addresses taken in turn inside it share the sign-up and log-in limits, another /64 does not', async () => {
     const signUpFrom = (remoteAddress: string, email: string) =>
       t.request({ method: 'POST', url: '/api/session/signup', remoteAddress, body: { email, password: 'correct horse battery', name: 'Spam' } });
-    for (let i = 0; i < SIGNUPS_PER_ADDRESS; i += 1) {
+    for (let i = 0; i < signupsPerAddress(); i += 1) {
       expect((await signUpFrom(`2001:db8:60:1:${(i + 1).toString(16)}:0:${i}:1`, `v6-spam-${i}@example.com`)).status).toBe(201);
     }
     const held = await signUpFrom('2001:db8:60:1:ffff:ffff:ffff:fffe', 'v6-spam-over@example.com');
@@ -149,5 +152,23 @@ describe('sessions (/api/session)', () => {
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain('plain text password');
+  });
+});
+
+describe('SIGNUPS_PER_ADDRESS_PER_HOUR', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ SIGNUPS_PER_ADDRESS_PER_HOUR: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 to the sign-up past the setting from one address, and not from another', async () => {
+    const signUpFrom = (remoteAddress: string, email: string) =>
+      t.request({ method: 'POST', url: '/api/session/signup', remoteAddress, body: { email, password: 'correct horse battery', name: 'Class' } });
+    for (let i = 0; i < 3; i += 1) expect((await signUpFrom('198.51.100.80', `pupil-${i}@example.com`)).status).toBe(201);
+    const held = await signUpFrom('198.51.100.80', 'pupil-3@example.com');
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many sign-ups from this address') }] });
+    expect((await signUpFrom('198.51.100.81', 'pupil-3@example.com')).status).toBe(201);
   });
 });

@@ -54,6 +54,14 @@ describe('loadConfig', () => {
     expect(load({ DATABASE_POOL_SIZE: '2' }).DATABASE_POOL_SIZE).toBe(2);
   });
 
+  it('reads SIGNUPS_PER_ADDRESS_PER_HOUR, 20 by default, and refuses anything but a whole number from 1', () => {
+    expect(load({}).SIGNUPS_PER_ADDRESS_PER_HOUR).toBe(20);
+    expect(load({ SIGNUPS_PER_ADDRESS_PER_HOUR: '200' }).SIGNUPS_PER_ADDRESS_PER_HOUR).toBe(200);
+    expect(load({ SIGNUPS_PER_ADDRESS_PER_HOUR: '1' }).SIGNUPS_PER_ADDRESS_PER_HOUR).toBe(1);
+    for (const bad of ['0', '-5', '2.5', 'many']) expect(failure({ SIGNUPS_PER_ADDRESS_PER_HOUR: bad })).toMatch(/^ {2}SIGNUPS_PER_ADDRESS_PER_HOUR: /m);
+    expect(failure({ SIGNUPS_PER_ADDRESS_PER_HOUR: '' })).toContain('SIGNUPS_PER_ADDRESS_PER_HOUR: is set but empty');
+  });
+
   it('keeps 0 where 0 is written out', () => {
     expect(load({ CACHE_TTL_MS: '0' }).CACHE_TTL_MS).toBe(0);
   });
