@@ -4,6 +4,7 @@ import { eventually } from '../../../test/eventually';
 import { freePort } from '../../../test/free-port';
 import { childrenOf, httpStatus as status, spawnMain } from '../../../test/main-process';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
+import { within } from '../../../test/within';
 
 const SHUTDOWN_TIMEOUT_MS = 3_000;
 
@@ -49,7 +50,7 @@ describe('shutdown deadline', () => {
     const terminate = async (waitMs: number): Promise<Exit | undefined> => {
       const from = Date.now();
       child.kill('SIGTERM');
-      const end = await Promise.race([exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), waitMs))]);
+      const end = await within(exited, waitMs, undefined);
       return end && { ...end, ms: Date.now() - from };
     };
     return { child, output, terminate };

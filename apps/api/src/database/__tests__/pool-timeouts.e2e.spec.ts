@@ -1,8 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { startTestApp } from '../../../test/test-app';
 import { createEmptyDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
+import { within } from '../../../test/within';
 import { MIGRATIONS, dataSourceOptions } from '../data-source.options';
 import { runMigrations } from '../run-migrations';
 
@@ -28,18 +28,19 @@ describe('database timeouts', () => {
     const dataSource = new DataSource(dataSourceOptions(`postgres://postgres@127.0.0.1:${port}/crowdbox`, { poolSize: 2, connectTimeoutMs: 500 }));
     try {
       const from = Date.now();
-      const outcome = await Promise.race([
+      const outcome = await within(
         dataSource.initialize().then(
           () => 'connected',
           (error: Error) => error.message,
         ),
-        sleep(10_000).then(() => 'still waiting'),
-      ]);
+        10_000,
+        'still waiting',
+      );
       expect(outcome).toMatch(/timeout/i);
       expect(Date.now() - from).toBeLessThan(3_000);
     } finally {
       for (const socket of sockets) socket.destroy();
-      silent.close();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { createEmptyDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
+import { within } from '../../../test/within';
 import { MIGRATIONS, dataSourceOptions } from '../data-source.options';
 import { runMigrations } from '../run-migrations';
 
@@ -14,7 +14,7 @@ describe('runMigrations', () => {
       // A waiter blocked in pg_advisory_lock() would hold a snapshot that CREATE INDEX CONCURRENTLY
       // waits for, while it waits for the migrating process: that hang ends here as a timeout.
       const booted = Promise.all(processes.map((p) => runMigrations(p))).then(() => 'migrated');
-      expect(await Promise.race([booted, sleep(30_000).then(() => 'hung')])).toBe('migrated');
+      expect(await within(booted, 30_000, 'hung')).toBe('migrated');
       const applied: Array<{ name: string }> = await processes[0].query('SELECT name FROM schema_migrations ORDER BY id');
       expect(applied.map((m) => m.name)).toEqual(MIGRATIONS.map((m) => m.name));
       expect(await processes[1].showMigrations()).toBe(false);
@@ -31,7 +31,7 @@ describe('runMigrations', () => {
       await single.initialize();
       // The lock's session holds the only connection: migrating on another would wait for it for good.
       const migrated = runMigrations(single).then(() => 'migrated');
-      expect(await Promise.race([migrated, sleep(30_000).then(() => 'hung')])).toBe('migrated');
+      expect(await within(migrated, 30_000, 'hung')).toBe('migrated');
       expect(await single.showMigrations()).toBe(false);
       // The lock went with the migrations: another session takes it at once.
       const other = new Client({ connectionString: databaseUrl(name) });

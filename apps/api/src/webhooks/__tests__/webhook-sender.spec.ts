@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { within } from '../../../test/within';
 import { WebhookSender, type SendOutcome } from '../webhook-sender';
 
 /**
@@ -133,10 +134,11 @@ async function fillBacklog(port: number, keep: Socket[]): Promise<void> {
     const socket = connect({ port, host: '127.0.0.1' });
     keep.push(socket);
     socket.on('error', () => undefined);
-    const connected = await Promise.race([
+    const connected = await within(
       once(socket, 'connect').then(() => true),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 200)),
-    ]);
+      200,
+      false,
+    );
     if (!connected) return;
   }
   throw new Error('the listener kept accepting connections');

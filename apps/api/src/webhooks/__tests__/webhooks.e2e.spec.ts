@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { eventually } from '../../../test/eventually';
 import { freePort } from '../../../test/free-port';
 import { echoChallenge, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
+import { within } from '../../../test/within';
 import type { WebhookDeliveryJob } from '@crowdbox/contracts';
 import type { Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -199,7 +200,7 @@ describe('webhooks', () => {
         [taskId],
       );
       await holder.query(`SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, [held[0].callback_endpoint_id]);
-      const outcome = await Promise.race([submitBox(t, worker, checkoutId), sleep(3000).then(() => 'still waiting')]);
+      const outcome = await within(submitBox(t, worker, checkoutId), 3000, 'still waiting');
       expect(outcome).toBe(201);
     } finally {
       await holder.rollbackTransaction();
