@@ -37,8 +37,9 @@ export class SignupThrottle {
   /** Runs `create` if this address has sign-ups left in the window, else throws 429 with Retry-After. */
   async limit<T>(address: string, create: () => Promise<T>): Promise<T> {
     const key = clientAddressKey(address);
+    let windowEndsAt: number;
     try {
-      await this.perAddress.consume(key);
+      windowEndsAt = Date.now() + (await this.perAddress.consume(key)).msBeforeNext;
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
@@ -47,7 +48,9 @@ export class SignupThrottle {
     try {
       return await create();
     } catch (error) {
-      await this.perAddress.reward(key);
+      // Only into the window the point came from: past its end, a reward would create the next window's
+      // key below zero and allow more than the limit there (a client can time that: Retry-After says when).
+      if (Date.now() < windowEndsAt) await this.perAddress.reward(key);
       throw error;
     }
   }

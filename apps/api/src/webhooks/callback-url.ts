@@ -12,8 +12,9 @@ export function normalizeCallbackUrl(url: string): string {
 
 /**
  * An address as the console shows it. add_task refuses a callback_url with a user name or password
- * (libs/contracts, `callbackUrl`), but an address registered before that may hold one: its password
- * is shown as `***`, never in clear.
+ * (libs/contracts, `callbackUrl`), but an address registered before that may hold one: its user
+ * information is shown as `***`, never in clear, the user name too (`https://<token>@host/` is a common
+ * way to put a secret there).
  */
 export function displayCallbackUrl(url: string): string {
   let parsed: URL;
@@ -22,7 +23,8 @@ export function displayCallbackUrl(url: string): string {
   } catch {
     return url;
   }
-  if (parsed.password === '') return url;
-  parsed.password = '***';
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '***';
+  parsed.password = '';
   return parsed.href;
 }

@@ -15,10 +15,11 @@ describe('callback address normalization', () => {
     expect(normalizeCallbackUrl('https://hooks.example.com/x#')).toBe('https://hooks.example.com/x');
   });
 
-  it('shows an address registered with a password with the password masked', () => {
-    expect(displayCallbackUrl('https://user:s3cret@hooks.example.com/x')).toBe('https://user:***@hooks.example.com/x');
-    expect(displayCallbackUrl('https://:s3cret@hooks.example.com/x')).toBe('https://:***@hooks.example.com/x');
-    expect(displayCallbackUrl('https://user@hooks.example.com/x')).toBe('https://user@hooks.example.com/x');
+  it('shows an address registered with a user name or password with them masked', () => {
+    expect(displayCallbackUrl('https://user:s3cret@hooks.example.com/x')).toBe('https://***@hooks.example.com/x');
+    expect(displayCallbackUrl('https://:s3cret@hooks.example.com/x')).toBe('https://***@hooks.example.com/x');
+    // A secret in the user name's place, as in https://<token>@host/, is hidden too.
+    expect(displayCallbackUrl('https://tok3n@hooks.example.com/x')).toBe('https://***@hooks.example.com/x');
     expect(displayCallbackUrl('https://hooks.example.com/x?a=b')).toBe('https://hooks.example.com/x?a=b');
   });
 });
