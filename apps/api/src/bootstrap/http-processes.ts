@@ -2,10 +2,12 @@ import cluster, { type Worker } from 'node:cluster';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 
 /**
- * Restarts of a process that dies within this long of its start count as a crash loop. A boot from
- * sources takes 2-3 s on a quiet machine and passed 5 s on a busy one, the first value here, so a copy
- * that found its port taken lived "long enough" and the supervisor restarted it for ever. A copy that
- * waits for the database lives ~30 s (TypeORM's retries) and is still started again.
+ * A process that dies before it ever listened, within this long of its start, failed to start (the port
+ * taken, a module missing, a bad setting), and MAX_QUICK_DEATHS of those in a row are a crash loop. A
+ * boot from sources takes 2-3 s on a quiet machine and passed 5 s on a busy one, the first value here,
+ * so a copy that found its port taken lived "long enough" and was restarted for ever. A copy that waits
+ * for the database lives ~30 s (TypeORM's retries) and is still started again; one that listened and
+ * then died (a crash while serving) is never counted, however soon, so it cannot stop healthy copies.
  */
 const CRASH_LOOP_MS = 20_000;
 const MAX_QUICK_DEATHS = 5;
@@ -22,8 +24,8 @@ export interface SuperviseOptions {
  * The primary of HTTP_PROCESSES > 1 (docs/scaling.md, "Processes on one host"): forks `count` copies of
  * this server with the same arguments and environment; node:cluster hands each new connection to one of
  * them, so they share PORT. The primary serves nothing itself. A process that dies is started again,
- * unless processes keep dying right after they start (the port taken, a module missing), when the
- * primary stops the rest and exits with code 1 instead of looping. (With the database away at boot a
+ * unless processes keep dying as they start, before they listen (the port taken, a module missing), when
+ * the primary stops the rest and exits with code 1 instead of looping. (With the database away at boot a
  * copy retries its connection for about half a minute first, so it is simply started again.) SIGTERM
  * and SIGINT are passed to every process, which closes its connections and finishes its requests
  * (Nest's shutdown hooks) within its SHUTDOWN_TIMEOUT_MS; the primary exits once all have, with code 1
@@ -36,6 +38,7 @@ export function superviseHttpProcesses(count: number, options: SuperviseOptions)
   let failed = false;
   let quickDeaths = 0;
   const started = new Map<Worker, number>();
+  const listened = new Set<Worker>();
 
   const start = (): void => {
     started.set(cluster.fork(), Date.now());
@@ -55,8 +58,15 @@ export function superviseHttpProcesses(count: number, options: SuperviseOptions)
     }, deadlineMs).unref();
   };
 
+  cluster.on('listening', (worker) => {
+    listened.add(worker);
+    // A copy that started: the failures counted so far were not a loop every start ends in.
+    quickDeaths = 0;
+  });
+
   cluster.on('exit', (worker, code, signal) => {
     const lived = Date.now() - (started.get(worker) ?? 0);
+    const served = listened.delete(worker);
     started.delete(worker);
     if (stopping) {
       // Ended by the signal passed on (code null), or exited 0: clean. Anything else (its own deadline's
@@ -66,7 +76,7 @@ export function superviseHttpProcesses(count: number, options: SuperviseOptions)
       return;
     }
     log(`http process ${worker.process.pid} exited (${signal ?? `code ${code}`}) after ${lived} ms; starting another`);
-    quickDeaths = lived < CRASH_LOOP_MS ? quickDeaths + 1 : 0;
+    quickDeaths = !served && lived < CRASH_LOOP_MS ? quickDeaths + 1 : 0;
     if (quickDeaths >= MAX_QUICK_DEATHS) {
       log(`http processes keep exiting right after they start; giving up`);
       failed = true;

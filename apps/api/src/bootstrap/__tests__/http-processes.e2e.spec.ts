@@ -75,6 +75,31 @@ describe('HTTP_PROCESSES', () => {
     expect(await status(port, '/readyz')).toBeUndefined();
   }, 120_000);
 
+  it('keeps replacing processes that die while serving, however soon after they started', async () => {
+    // Only a process that dies before it listens counts toward giving up: five that crash while serving
+    // (a poison request, say) must not stop the healthy ones. They were counted, within 20 s of a start.
+    const port = await freePort();
+    primary = start(port);
+    const pid = primary.pid as number;
+    try {
+      expect(await eventually(allReady(port), 60_000, 100)).toBe(true);
+      for (let i = 0; i < 5; i++) {
+        const [victim] = childrenOf(pid);
+        process.kill(victim, 'SIGKILL');
+        expect(await eventually(() => childrenOf(pid).length === 2 && !childrenOf(pid).includes(victim), 20_000, 50)).toBe(true);
+        expect(await eventually(allReady(port), 60_000, 100)).toBe(true);
+      }
+      expect(output.text).not.toContain('giving up');
+      expect(primary.exitCode).toBeNull();
+    } finally {
+      if (primary.exitCode === null && primary.signalCode === null) {
+        const exited = new Promise((resolve) => primary?.once('exit', resolve));
+        primary.kill('SIGTERM');
+        await exited;
+      }
+    }
+  }, 240_000);
+
   it('gives up with exit code 1 when its processes keep dying as they start (the port taken)', async () => {
     const taken = createServer();
     const port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
