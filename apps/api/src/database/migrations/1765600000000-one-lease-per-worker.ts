@@ -12,7 +12,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * The lock is taken after the task row's, as it is the only lock taken after it; a lease that waits for
  * it holds only its candidate task, which every other lease query skips (SKIP LOCKED). The key is 64-bit
- * (hashtextextended), as Idempotency-Key's is, with its own prefix.
+ * (hashtextextended), as Idempotency-Key's is; its `lease:` prefix keeps it apart from those keys, which
+ * start with an account id.
  */
 export class OneLeasePerWorker1765600000000 implements MigrationInterface {
   name = 'OneLeasePerWorker1765600000000';

@@ -119,8 +119,9 @@ describe('worker API /api/work', () => {
       await newTask(r);
       await newTask(r);
       const [w] = await workers(1);
-      // Holding the worker's user row makes each lease insert wait at its foreign-key check, after its
-      // statement's snapshot was taken and its `held` probe found nothing: the two checkouts overlap for sure.
+      // Holding the worker's user row makes the first lease insert wait at its foreign-key check (the second
+      // then waits for its advisory lock; without the lock, at the same check), each after its statement's
+      // snapshot was taken and its `held` probe found nothing: the two checkouts overlap for sure.
       const blocker = await pgPool(t.db).connect();
       let both: Array<Awaited<ReturnType<typeof checkOut>>>;
       try {
