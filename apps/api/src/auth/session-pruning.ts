@@ -1,7 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { deleteInBatches, HourlyPass } from '../common/hourly-pass';
+import { deleteInBatches, HourlyHousekeeping } from '../common/hourly-pass';
 
 /**
  * Deletes expired sessions, hourly. Every log-in adds a row and nothing else removed one, so the table
@@ -10,18 +10,11 @@ import { deleteInBatches, HourlyPass } from '../common/hourly-pass';
  * 1765500000000), 1,000 a statement. Runs in roles jobs and all; safe with several such processes.
  */
 @Injectable()
-export class SessionPruning implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SessionPruning extends HourlyHousekeeping {
   private readonly logger = new Logger(SessionPruning.name);
-  private readonly passes = new HourlyPass(() => this.prune());
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  onApplicationBootstrap(): void {
-    this.passes.start();
-  }
-
-  onApplicationShutdown(): void {
-    this.passes.stop();
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
   }
 
   /** One pass: how many expired sessions it deleted. */

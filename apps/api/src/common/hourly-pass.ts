@@ -1,4 +1,4 @@
-import type { Logger } from '@nestjs/common';
+import type { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 
 /** The first pass comes soon after boot (a process restarted often still gets its passes), then one an hour. */
@@ -31,6 +31,32 @@ export class HourlyPass {
       void this.pass().finally(() => this.next(PASS_EVERY_MS));
     }, delayMs);
     this.timer.unref();
+  }
+}
+
+/**
+ * A provider whose housekeeping pass, `prune`, runs on an HourlyPass from the application's bootstrap to
+ * its shutdown: the webhook log's retention, expired sessions and stale Idempotency-Key records. Runs in
+ * roles jobs and all, where their modules register it; safe with several such processes.
+ */
+export abstract class HourlyHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
+  // `this.prune` is looked up at each pass, so a test's spy on it is the one that runs.
+  private readonly passes = new HourlyPass(() => this.prune());
+
+  /** One pass: how many rows it deleted. */
+  abstract prune(): Promise<number>;
+
+  /** Whether the passes run at all in this configuration. */
+  protected enabled(): boolean {
+    return true;
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.enabled()) this.passes.start();
+  }
+
+  onApplicationShutdown(): void {
+    this.passes.stop();
   }
 }
 

@@ -1,7 +1,7 @@
-import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { deleteInBatches, HourlyPass } from '../common/hourly-pass';
+import { deleteInBatches, HourlyHousekeeping } from '../common/hourly-pass';
 import { IDEMPOTENCY_WINDOW_HOURS } from './idempotency';
 
 /**
@@ -10,18 +10,11 @@ import { IDEMPOTENCY_WINDOW_HOURS } from './idempotency';
  * one with up to 1,000 tasks' response. Runs in roles jobs and all; safe with several such processes.
  */
 @Injectable()
-export class IdempotencyPruning implements OnApplicationBootstrap, OnApplicationShutdown {
+export class IdempotencyPruning extends HourlyHousekeeping {
   private readonly logger = new Logger(IdempotencyPruning.name);
-  private readonly passes = new HourlyPass(() => this.prune());
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  onApplicationBootstrap(): void {
-    this.passes.start();
-  }
-
-  onApplicationShutdown(): void {
-    this.passes.stop();
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
   }
 
   /** One pass: how many stale records it deleted. */

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { deleteInBatches, HourlyPass } from '../common/hourly-pass';
+import { deleteInBatches, HourlyHousekeeping } from '../common/hourly-pass';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 
@@ -15,30 +15,26 @@ import type { AppConfig } from '../config/config.schema';
  * skipped. Runs in roles jobs and all (docs/webhooks.md §6).
  */
 @Injectable()
-export class EventRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventRetention extends HourlyHousekeeping {
   private readonly logger = new Logger(EventRetention.name);
-  private readonly passes = new HourlyPass(() => this.purge());
   private running = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.config.WEBHOOK_EVENT_RETENTION_DAYS === 0) return;
-    this.passes.start();
+  ) {
+    super();
   }
 
-  onApplicationShutdown(): void {
-    this.passes.stop();
+  protected override enabled(): boolean {
+    return this.config.WEBHOOK_EVENT_RETENTION_DAYS !== 0;
   }
 
   /**
    * One pass: deletes ended events created before `now - retention`, a batch at a time until none is
    * left. Returns how many it deleted; 0 when retention is off or a pass is already running.
    */
-  async purge(): Promise<number> {
+  async prune(): Promise<number> {
     const days = this.config.WEBHOOK_EVENT_RETENTION_DAYS;
     if (days === 0 || this.running) return 0;
     this.running = true;

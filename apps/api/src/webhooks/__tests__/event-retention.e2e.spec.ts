@@ -50,7 +50,7 @@ describe('webhooks: the delivery log’s retention', () => {
       await anEvent(t, b.accountId, 'failed', 1),
     ];
 
-    expect(await t.app.get(EventRetention).purge()).toBe(3);
+    expect(await t.app.get(EventRetention).prune()).toBe(3);
 
     expect(await remaining(t, [...old, ...kept])).toEqual([...kept].sort());
     expect(await attemptsOf(t, old)).toBe(0);
@@ -67,14 +67,14 @@ describe('webhooks: the delivery log’s retention', () => {
        SELECT gen_random_uuid(), $1, 'task_completed', '{}', 'delivered', now() - interval '60 days' FROM generate_series(1, 2500)`,
       [a.accountId],
     );
-    expect(await t.app.get(EventRetention).purge()).toBe(2500);
-    expect(await t.app.get(EventRetention).purge()).toBe(0);
+    expect(await t.app.get(EventRetention).prune()).toBe(2500);
+    expect(await t.app.get(EventRetention).prune()).toBe(0);
   });
 
   it('keeps everything when WEBHOOK_EVENT_RETENTION_DAYS is 0', async () => {
     const ancient = await anEvent(t, a.accountId, 'delivered', 3000);
     const keepAll = new EventRetention(t.db, { ...t.app.get<AppConfig>(APP_CONFIG), WEBHOOK_EVENT_RETENTION_DAYS: 0 });
-    expect(await keepAll.purge()).toBe(0);
+    expect(await keepAll.prune()).toBe(0);
     expect(await remaining(t, [ancient])).toEqual([ancient]);
   });
 });

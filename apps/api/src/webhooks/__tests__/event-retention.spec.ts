@@ -9,7 +9,7 @@ describe('EventRetention schedule', () => {
 
   const retention = (days: number) => {
     const r = new EventRetention({} as DataSource, { WEBHOOK_EVENT_RETENTION_DAYS: days } as AppConfig);
-    return { r, purge: jest.spyOn(r, 'purge').mockResolvedValue(0) };
+    return { r, purge: jest.spyOn(r, 'prune').mockResolvedValue(0) };
   };
 
   it('runs a pass a minute after boot, then one an hour after each pass ends, until shutdown', async () => {
