@@ -1,7 +1,7 @@
 import type { DataBody, SessionResponse, UserResponse } from '@crowdbox/contracts';
-import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
@@ -19,22 +19,14 @@ export class SessionController {
   ) {}
 
   @Post('signup')
-  async signUp(
-    @Body() body: SignupDto,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<DataBody<SessionResponse>> {
-    return this.reply(reply, await this.sessions.signUp(body, request.ip));
+  async signUp(@Body() body: SignupDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
+    return this.reply(reply, await this.sessions.signUp(body, ip));
   }
 
   @Post('login')
   @HttpCode(200)
-  async logIn(
-    @Body() body: LoginDto,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<DataBody<SessionResponse>> {
-    return this.reply(reply, await this.sessions.logIn(body, request.ip));
+  async logIn(@Body() body: LoginDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
+    return this.reply(reply, await this.sessions.logIn(body, ip));
   }
 
   @Post('logout')
