@@ -20,7 +20,8 @@ export const httpUrl = z
         return false;
       }
     },
-    { error: 'must be an absolute http(s) URL' },
+    // abort: a check chained after this one (callbackUrl's) may take the value for an http(s) URL.
+    { error: 'must be an absolute http(s) URL', abort: true },
   );
 
 /** Why a callback_url with a user name or password is refused (docs/decisions.md, "Callback URLs carry no credentials"). */
@@ -31,17 +32,11 @@ export const CALLBACK_URL_CREDENTIALS_DETAIL =
  * A task's callback address: an absolute http(s) URL without a user name or password. Credentials in the
  * URL are never sent (the challenge would fail silently) and would be shown in the console in clear;
  * receivers authenticate our requests by the webhook signature. A URL that is no http(s) URL at all
- * gets httpUrl's error only.
+ * gets httpUrl's error only: its check aborts, so this one runs only on an http(s) URL.
  */
 export const callbackUrl = httpUrl.refine(
   (value) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return true;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return true;
+    const url = new URL(value);
     return url.username === '' && url.password === '';
   },
   { error: CALLBACK_URL_CREDENTIALS_DETAIL },
