@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
 import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
+import { redisLimiter } from './redis-limiter';
 
 /** Wrong passwords allowed per email and client address in a window: a person mistyping never meets it. */
 export const FAILURES_PER_ADDRESS = 10;
@@ -30,16 +31,8 @@ export class LoginThrottle {
   private readonly perEmail: RateLimiterRedis;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    const limiter = (name: string, points: number) =>
-      new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix: `${config.REDIS_PREFIX}:login-${name}`,
-        points,
-        duration: WINDOW_SECONDS,
-        insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
-      });
-    this.perAddress = limiter('address', FAILURES_PER_ADDRESS);
-    this.perEmail = limiter('email', FAILURES_PER_EMAIL);
+    this.perAddress = redisLimiter(redis, `${config.REDIS_PREFIX}:login-address`, FAILURES_PER_ADDRESS, WINDOW_SECONDS);
+    this.perEmail = redisLimiter(redis, `${config.REDIS_PREFIX}:login-email`, FAILURES_PER_EMAIL, WINDOW_SECONDS);
   }
 
   /** Throws 429 when this email, from this address or from all, has used up its failures. */

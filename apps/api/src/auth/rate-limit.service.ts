@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
+import { redisLimiter } from './redis-limiter';
 
 /** Tokens of one key's window that this process took from the shared bucket and has not spent yet. */
 interface Grant {
@@ -37,16 +38,9 @@ export class RateLimitService {
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
     const points = config.RATE_LIMIT_REQUESTS;
-    const duration = config.RATE_LIMIT_WINDOW_SECONDS;
     this.points = points;
     this.block = rateLimitBlock(points, config.RATE_LIMIT_BLOCK);
-    this.limiter = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${config.REDIS_PREFIX}:rate`,
-      points,
-      duration,
-      insuranceLimiter: new RateLimiterMemory({ points, duration }),
-    });
+    this.limiter = redisLimiter(redis, `${config.REDIS_PREFIX}:rate`, points, config.RATE_LIMIT_WINDOW_SECONDS);
   }
 
   async consume(key: string): Promise<void> {

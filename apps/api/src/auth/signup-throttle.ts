@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
 import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
+import { redisLimiter } from './redis-limiter';
 
 /** The window of SIGNUPS_PER_ADDRESS_PER_HOUR, the accounts one client address may create. */
 const WINDOW_SECONDS = 60 * 60;
@@ -24,14 +25,7 @@ export class SignupThrottle {
   private readonly perAddress: RateLimiterRedis;
 
   constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
-    const points = config.SIGNUPS_PER_ADDRESS_PER_HOUR;
-    this.perAddress = new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${config.REDIS_PREFIX}:signup-address`,
-      points,
-      duration: WINDOW_SECONDS,
-      insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
-    });
+    this.perAddress = redisLimiter(redis, `${config.REDIS_PREFIX}:signup-address`, config.SIGNUPS_PER_ADDRESS_PER_HOUR, WINDOW_SECONDS);
   }
 
   /** Runs `create` if this address has sign-ups left in the window, else throws 429 with Retry-After. */
