@@ -28,6 +28,11 @@
  *  - Output is sorted by label, then center_y, then center_x (reading order), and then by width,
  *    height, support, agreement so that even coinciding boxes have a fixed order.
  *
+ * Frames: boxes are in the pixels of the image size their worker's browser reported. With
+ * `options.frame`, a submission that reported another size has its boxes scaled into the frame
+ * first (scaleBox), so that the same object drawn on a 640 px and a 1280 px copy merges, and the
+ * result is in the frame's pixels.
+ *
  * Input hygiene: two submissions with the same worker id are a caller bug (their order could not be
  * made deterministic and the one-box-per-worker rule would be ambiguous), so they throw. Boxes
  * with non-finite numbers or a non-positive width/height cannot overlap anything and are skipped
@@ -39,6 +44,7 @@ import type { ConsensusBox, ConsensusOptions, Submission } from './consensus.typ
 import { rectIou } from './iou.util';
 import { median } from './median.util';
 import { roundBox, roundHalfAwayFromZero } from './round.util';
+import { scaleBox } from './scale.util';
 
 export const DEFAULT_IOU_THRESHOLD = 0.5;
 
@@ -172,8 +178,11 @@ export function consensus(submissions: readonly Submission[], options: Consensus
   const allClusters: Cluster[] = [];
 
   for (const submission of ordered) {
+    const { image } = submission;
+    const { frame } = options;
     const entries = submission.boxes
       .filter(isUsable)
+      .map((box) => (image && frame ? scaleBox(box, image, frame) : box))
       .map((box): Entry => ({ worker: submission.worker, label: box.label, rect: boxToRect(box) }))
       .sort(compareEntries);
 

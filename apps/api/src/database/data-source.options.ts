@@ -30,6 +30,7 @@ import { EventRedeliveries1765300000000 } from './migrations/1765300000000-event
 import { ProjectRetiredLabels1765400000000 } from './migrations/1765400000000-project-retired-labels';
 import { SessionsExpiryIndex1765500000000 } from './migrations/1765500000000-sessions-expiry-index';
 import { OneLeasePerWorker1765600000000 } from './migrations/1765600000000-one-lease-per-worker';
+import { OneFramePerTask1765700000000 } from './migrations/1765700000000-one-frame-per-task';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -68,6 +69,7 @@ export const MIGRATIONS = [
   ProjectRetiredLabels1765400000000,
   SessionsExpiryIndex1765500000000,
   OneLeasePerWorker1765600000000,
+  OneFramePerTask1765700000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts. */

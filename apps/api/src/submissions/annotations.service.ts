@@ -140,7 +140,7 @@ export class AnnotationsService {
     const store = storeBack(this.pool, threshold);
     const batches = withSubmissions
       ? this.mapPages<SubmissionsEntryRow, string>(project.id, SUBMISSIONS_SQL, [threshold], (row) => {
-          const annotations = row.consensus ?? store.computed(row.id, row.subs.map((s): ConsensusInput => [s.worker_id, s.boxes])).text;
+          const annotations = row.consensus ?? store.computed(row.id, row.subs.map((s): ConsensusInput => [s.worker_id, s.boxes, s.image_width, s.image_height])).text;
           return entryText(row.id, row.external_image_url, row.completed_at, annotations, JSON.stringify(toWorkerSubmissions(project.id, row.subs)));
         })
       : this.mapPages<EntryRow, string>(project.id, ENTRY_SQL, [threshold], (row) =>

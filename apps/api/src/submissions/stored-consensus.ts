@@ -1,4 +1,4 @@
-import { DEFAULT_IOU_THRESHOLD } from '@crowdbox/boxes';
+import { DEFAULT_IOU_THRESHOLD, type ImageSize } from '@crowdbox/boxes';
 import type { Annotation, ConsensusAnnotation } from '@crowdbox/contracts';
 import { Logger } from '@nestjs/common';
 import type { Pool, PoolClient } from 'pg';
@@ -32,7 +32,7 @@ export function consensusText(boxes: ConsensusAnnotation[]): string {
   return JSON.stringify(boxes);
 }
 
-/** The consensus of a complete task's submissions (`[worker, boxes]` pairs) and its stored text. */
+/** The consensus of a complete task's submissions (ConsensusInput, oldest first) and its stored text. */
 export function computeConsensus(inputs: ConsensusInput[], threshold: number): { boxes: ConsensusAnnotation[]; text: string } {
   const boxes = consensusOfInputs(inputs, threshold);
   return { boxes, text: consensusText(boxes) };
@@ -44,8 +44,8 @@ export function computeConsensus(inputs: ConsensusInput[], threshold: number): {
  * not enter (tested in libs/boxes and in stored-consensus.e2e). The completing SUBMIT stores it with
  * the project's threshold.
  */
-export function soloConsensusText(workerId: string, boxes: Annotation[]): string {
-  return computeConsensus([[workerId, boxes]], DEFAULT_IOU_THRESHOLD).text;
+export function soloConsensusText(workerId: string, boxes: Annotation[], image: ImageSize): string {
+  return computeConsensus([[workerId, boxes, image.width, image.height]], DEFAULT_IOU_THRESHOLD).text;
 }
 
 /** storeConsensus's statement for a batch: $1 task ids, $2 the threshold, $3 their consensus texts. */

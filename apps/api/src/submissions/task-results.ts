@@ -1,4 +1,4 @@
-import { consensus } from '@crowdbox/boxes';
+import { clampBox, consensus, sameSize, scaleBox, type ImageSize, type Submission } from '@crowdbox/boxes';
 import type { Annotation, ConsensusAnnotation, WorkerSubmission } from '@crowdbox/contracts';
 import { workerPseudonym } from './worker-pseudonym';
 
@@ -24,8 +24,8 @@ export function submissionsJson(task: string): string {
 }
 
 /**
- * Only what the consensus reads of each submission, as a JSON array of `[worker_id, boxes]` pairs
- * (oldest first), for the task aliased `t`: the project export's query, which reads every submission
+ * Only what the consensus reads of each submission, as a JSON array of `[worker_id, boxes, image_width,
+ * image_height]` (oldest first), for the task aliased `t`: the project export's query, which reads every submission
  * of up to 100,000s of tasks, so a smaller row is less for PostgreSQL to build and for us to parse.
  */
 export const CONSENSUS_INPUT_JSON_SQL = `${consensusInputJson('t')} AS subs`;
@@ -33,38 +33,59 @@ export const CONSENSUS_INPUT_JSON_SQL = `${consensusInputJson('t')} AS subs`;
 /**
  * The expression of CONSENSUS_INPUT_JSON_SQL for the task aliased `task` (no column alias). Every
  * consensus is computed from this one shape and order, so each path gives the same bytes. The completing
- * submit reads the same through the database function task_consensus_inputs (migration 1764700000000,
+ * submit reads the same through the database function task_consensus_inputs (migration 1765700000000,
  * frozen there like every migration): a change here needs a migration that changes it too.
  */
 export function consensusInputJson(task: string): string {
-  return `coalesce((SELECT json_agg(json_build_array(s.worker_id, s.boxes) ORDER BY s.created_at, s.id)
+  return `coalesce((SELECT json_agg(json_build_array(s.worker_id, s.boxes, s.image_width, s.image_height) ORDER BY s.created_at, s.id)
     FROM submissions s WHERE s.task_id = ${task}.id), '[]'::json)`;
 }
 
 /** A submission as CONSENSUS_INPUT_JSON_SQL selects it. */
-export type ConsensusInput = [workerId: string, boxes: Annotation[]];
+export type ConsensusInput = [workerId: string, boxes: Annotation[], imageWidth: number, imageHeight: number];
 
 /** consensusOf for rows of CONSENSUS_INPUT_JSON_SQL. */
 export function consensusOfInputs(inputs: ConsensusInput[], iouThreshold: number): ConsensusAnnotation[] {
-  return consensus(
-    inputs.map(([worker, boxes]) => ({ worker, boxes })),
-    { iouThreshold },
+  return consensusInFrame(
+    inputs.map(([worker, boxes, width, height]) => ({ worker, boxes, image: { width, height } })),
+    iouThreshold,
   );
 }
 
 /** The consensus of a complete task's submissions (API.md §5), through libs/boxes. */
 export function consensusOf(submissions: SubmissionRow[], iouThreshold: number): ConsensusAnnotation[] {
-  return consensus(
-    submissions.map((s) => ({ worker: s.worker_id, boxes: s.boxes })),
-    { iouThreshold },
+  return consensusInFrame(
+    submissions.map((s) => ({ worker: s.worker_id, boxes: s.boxes, image: imageOf(s) })),
+    iouThreshold,
   );
 }
 
+/**
+ * A task's frame: the image size its first submission reported, which is also the size COCO's image
+ * entry gives (docs/decisions.md, "One frame per task"). Every box a task's answers show is in its
+ * pixels; `submissions` are oldest first, as the queries above order them.
+ */
+function consensusInFrame(submissions: Submission[], iouThreshold: number): ConsensusAnnotation[] {
+  return consensus(submissions, { iouThreshold, frame: submissions[0]?.image });
+}
+
+function imageOf(s: SubmissionRow): ImageSize {
+  return { width: s.image_width, height: s.image_height };
+}
+
+/** Each worker's own boxes, in the task's frame (consensusInFrame) like its consensus. */
 export function toWorkerSubmissions(projectId: string, submissions: SubmissionRow[]): WorkerSubmission[] {
+  const frame = submissions[0] && imageOf(submissions[0]);
   return submissions.map((s) => ({
     submission_id: s.id,
     worker: workerPseudonym(projectId, s.worker_id),
-    annotations: s.boxes.map((b) => ({ label: b.label, center_x: b.center_x, center_y: b.center_y, width: b.width, height: b.height })),
+    annotations: s.boxes.map((b) => inFrame(b, imageOf(s), frame)),
     submitted_at: new Date(s.created_at).toISOString(),
   }));
+}
+
+/** The five fields of a stored box, scaled into `frame`, then clamped and rounded, when it was drawn at another size. */
+function inFrame(box: Annotation, image: ImageSize, frame: ImageSize): Annotation {
+  if (sameSize(image, frame)) return { label: box.label, center_x: box.center_x, center_y: box.center_y, width: box.width, height: box.height };
+  return clampBox(scaleBox(box, image, frame), frame);
 }

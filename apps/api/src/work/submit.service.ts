@@ -71,7 +71,7 @@ interface SubmittedRow {
  * and cancelled_at here matches ix_tasks_open's predicate, and the generic plan of a freshly filled
  * table then walked every open task to find this one (measured: 48 ms of PostgreSQL per submit).
  * The project is read once, in `lease`. A completion of several submissions reads them through
- * task_consensus_inputs (migration 1764700000000), which sees those that committed while this
+ * task_consensus_inputs (migrations 1764700000000 and 1765700000000), which sees those that committed while this
  * statement waited for the task row. A task of one submission stores its consensus here ($10,
  * soloConsensusText): with k = 1 it depends on nothing but these boxes, so it saves the completion a
  * transaction (docs/decisions.md, "Consensus stored at completion").
@@ -170,7 +170,7 @@ export class SubmitService {
     const stored = body.annotations.map(storedBox);
     const boxes = JSON.stringify(stored);
     const labels = JSON.stringify([...new Set(body.annotations.map((box) => box.label))].map((name) => ({ name })));
-    const solo = soloConsensusText(worker.userId, stored);
+    const solo = soloConsensusText(worker.userId, stored, { width: body.image_width, height: body.image_height });
     return async () => {
       const submissionId = randomUUID();
       let row: SubmittedRow | undefined;

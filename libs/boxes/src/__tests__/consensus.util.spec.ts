@@ -212,3 +212,42 @@ describe('consensus', () => {
     expect(Object.keys(out)).toEqual(['label', 'center_x', 'center_y', 'width', 'height', 'support', 'agreement']);
   });
 });
+
+describe('consensus across image sizes (options.frame)', () => {
+  const small = { width: 640, height: 480 };
+  const large = { width: 1280, height: 960 };
+  const onSmall = box('car', 100, 80, 40, 30);
+  const onLarge = box('car', 200, 160, 80, 60);
+
+  it('scales each submission into the frame, so one object drawn on two sizes merges', () => {
+    const subs: Submission[] = [
+      { worker: 'a', boxes: [onSmall], image: small },
+      { worker: 'b', boxes: [onLarge], image: large },
+      { worker: 'c', boxes: [{ ...onSmall }], image: small },
+    ];
+    expect(consensus(subs, { frame: small })).toEqual([{ ...onSmall, support: 3, agreement: 1 }]);
+    // The result is in the frame's pixels, whichever frame is asked for.
+    expect(consensus(subs, { frame: large })).toEqual([{ ...onLarge, support: 3, agreement: 1 }]);
+  });
+
+  it('without a frame, compares the numbers as drawn (the boxes then do not overlap enough)', () => {
+    const subs: Submission[] = [
+      { worker: 'a', boxes: [onSmall], image: small },
+      { worker: 'b', boxes: [onLarge], image: large },
+      { worker: 'c', boxes: [{ ...onLarge }], image: large },
+    ];
+    expect(consensus(subs)).toEqual([{ ...onLarge, support: 2, agreement: 1 }]);
+    expect(consensus(subs, { frame: small })).toEqual([{ ...onSmall, support: 3, agreement: 1 }]);
+  });
+
+  it('does not depend on the order of the submissions', () => {
+    const subs: Submission[] = [
+      { worker: 'a', boxes: [fromEdges('car', 10, 10, 51, 33)], image: small },
+      { worker: 'b', boxes: [fromEdges('car', 21, 19, 100, 70)], image: large },
+      { worker: 'c', boxes: [fromEdges('car', 33, 31, 99, 64)], image: { width: 960, height: 720 } },
+    ];
+    const expected = consensus(subs, { frame: small });
+    expect(expected).toHaveLength(1);
+    for (const order of permutations(subs)) expect(consensus(order, { frame: small })).toEqual(expected);
+  });
+});

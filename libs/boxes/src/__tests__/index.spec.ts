@@ -15,6 +15,8 @@ describe('public entry', () => {
       'iou',
       'rectIou',
       'median',
+      'scaleBox',
+      'sameSize',
       'imageToScreen',
       'screenToImage',
       'imageRectToScreen',

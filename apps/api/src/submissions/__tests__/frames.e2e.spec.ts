@@ -1,0 +1,130 @@
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { completeInDb, submitInDb } from '../../../test/work-fixtures';
+import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, type Box } from '../../../test/consensus-fixtures';
+import { OneFramePerTask1765700000000 } from '../../database/migrations/1765700000000-one-frame-per-task';
+
+const SMALL = { image_width: 640, image_height: 480 };
+const LARGE = { image_width: 1280, image_height: 960 };
+/** A box drawn on the LARGE copy of the picture where `b` was drawn on the SMALL one. */
+const doubled = (b: Box): Box => ({ label: b.label, center_x: b.center_x * 2, center_y: b.center_y * 2, width: b.width * 2, height: b.height * 2 });
+
+/**
+ * One frame per task (docs/decisions.md): workers' browsers can report different sizes for one task's
+ * image, and each draws in the pixels of its own. A task's boxes are put into the frame of its first
+ * submission before they are merged, and every answer shows them in that frame.
+ */
+describe('one frame per task', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const get = (key: string, url: string) => t.request({ method: 'GET', url, headers: { apikey: key } });
+  const submitThroughWorkerApi = async (r: Requester, w: SignedIn, annotations: Box[], size: typeof SMALL) => {
+    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
+    expect(lease.status).toBe(201);
+    const res = await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`, headers: w.auth, body: { annotations, ...size } });
+    expect(res.status).toBe(201);
+  };
+
+  it('merges the boxes of workers who saw two sizes, in the first submission’s frame, in every answer', async () => {
+    const r = await aRequester(t);
+    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
+    const taskId = created.body.data.task_uuid as string;
+    const [w1, w2, w3] = [await signUp(t), await signUp(t), await signUp(t)];
+    // The first worker saw the large copy: that is the task's frame, though two of three saw the small one.
+    await submitThroughWorkerApi(r, w1, [doubled(SHARED_PERSON), doubled(CAR_2)], LARGE);
+    await submitThroughWorkerApi(r, w2, [CAR_1, LONE_PERSON], SMALL);
+    await submitThroughWorkerApi(r, w3, [CAR_3, SHARED_PERSON], SMALL);
+
+    // Unscaled, the large car would overlap no small one and the person would lose its second vote.
+    const expected = [
+      { ...doubled(MERGED_CAR), support: 3, agreement: expect.any(Number) },
+      { ...doubled(SHARED_PERSON), support: 2, agreement: 1 },
+    ];
+    const answers = async () => {
+      const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations?view=submissions`);
+      const exported = await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations`);
+      const coco = JSON.parse((await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations?format=coco`)).text);
+      const console = await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskId}`, headers: r.auth });
+      return {
+        one: one.body.data.annotations,
+        exported: exported.body.data[0].annotations,
+        console: console.body.data.results.annotations,
+        cocoImage: [coco.images[0].width, coco.images[0].height],
+        cocoBoxes: coco.annotations.map((a: { bbox: number[] }) => a.bbox),
+        submissions: one.body.data.submissions.map((s: { annotations: Box[] }) => s.annotations),
+        consoleSubmissions: console.body.data.results.submissions.map((s: { annotations: Box[] }) => s.annotations),
+      };
+    };
+    const stored = await answers();
+    expect(stored).toEqual({
+      one: expected,
+      exported: expected,
+      console: expected,
+      cocoImage: [1280, 960],
+      cocoBoxes: [
+        [202, 100, 200, 204],
+        [560, 320, 80, 160],
+      ],
+      // Each worker's own boxes, in the frame too.
+      submissions: [
+        [doubled(SHARED_PERSON), doubled(CAR_2)],
+        [doubled(CAR_1), doubled(LONE_PERSON)],
+        [doubled(CAR_3), doubled(SHARED_PERSON)],
+      ],
+      consoleSubmissions: expect.any(Array),
+    });
+    expect(stored.consoleSubmissions).toEqual(stored.submissions);
+
+    // The completing submit stored it (task_consensus_inputs); readers that compute it agree byte for byte.
+    const [{ consensus }] = await t.db.query('SELECT consensus::text FROM tasks WHERE id = $1', [taskId]);
+    expect(JSON.parse(consensus)).toEqual(expected);
+    await t.db.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = $1', [taskId]);
+    const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
+    expect(JSON.stringify(one.body.data.annotations)).toBe(consensus);
+    await t.db.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = $1', [taskId]);
+    expect(await answers()).toEqual(stored);
+  });
+
+  it('rounds a box scaled by an uneven ratio to whole pixels inside the frame', async () => {
+    const r = await aRequester(t);
+    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 2 });
+    const taskId = created.body.data.task_uuid as string;
+    const [w1, w2] = [await signUp(t), await signUp(t)];
+    await submitThroughWorkerApi(r, w1, [], { image_width: 1000, image_height: 750 });
+    // Edges 590..640 x 440..480 of a 640x480 image: 921.875..1000 x 687.5..750 in the frame.
+    await submitThroughWorkerApi(r, w2, [{ label: 'car', center_x: 615, center_y: 460, width: 50, height: 40 }], SMALL);
+    const res = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations?view=submissions`);
+    const inFrame = { label: 'car', center_x: 961, center_y: 719, width: 78, height: 63 };
+    expect(res.body.data.annotations).toEqual([{ ...inFrame, support: 1, agreement: 1 }]);
+    expect(res.body.data.submissions[1].annotations).toEqual([inFrame]);
+  });
+
+  it('migration 1765700000000 drops a stored consensus that mixed two frames, and keeps the others', async () => {
+    const r = await aRequester(t);
+    const [w1, w2] = [await signUp(t), await signUp(t)];
+    const task = async (sizes: Array<[number, number]>) => {
+      const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } });
+      const id = created.body.data.task_uuid as string;
+      for (const [i, size] of sizes.entries()) await submitInDb(t.db, { taskId: id, workerId: [w1, w2][i].userId, boxes: [CAR_1], size });
+      await completeInDb(t.db, id);
+      await t.db.query(`UPDATE tasks SET consensus = '[]'::json, consensus_iou_threshold = 0.5 WHERE id = $1`, [id]);
+      return id;
+    };
+    const mixedWidth = await task([[640, 480], [1280, 480]]);
+    const mixedHeight = await task([[640, 480], [640, 960]]);
+    const same = await task([[640, 480], [640, 480]]);
+
+    const runner = t.db.createQueryRunner();
+    try {
+      await new OneFramePerTask1765700000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const rows: Array<{ id: string; consensus: string | null }> = await t.db.query('SELECT id, consensus::text FROM tasks WHERE id = ANY($1)', [[mixedWidth, mixedHeight, same]]);
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.consensus]))).toEqual({ [mixedWidth]: null, [mixedHeight]: null, [same]: '[]' });
+  });
+});
