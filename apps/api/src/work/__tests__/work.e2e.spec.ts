@@ -229,6 +229,35 @@ describe('worker API /api/work', () => {
       expect((await queue.getJob(expiryJobId(submitted.checkout_id)))?.returnvalue).toBe('skipped');
     });
 
+    it('the periodic sweep marks run-out leases expired whose job never ran, and leaves live and submitted ones alone', async () => {
+      const r = await aRequester(t);
+      await newTask(r, { required_submissions: 3 });
+      const [w1, w2, w3] = await workers(3);
+      const lost = (await checkOut(w1, r.projectUuid)).body.data;
+      const live = (await checkOut(w2, r.projectUuid)).body.data;
+      const submitted = (await checkOut(w3, r.projectUuid)).body.data;
+      expect((await submit(w3, submitted.checkout_id)).status).toBe(201);
+      await runOut(lost.checkout_id, 120);
+      // The lease's job is gone (a Redis outage, a flushed queue): only the sweep is left to end it.
+      await t.app.get(ProducerQueues).checkoutExpiry.remove(expiryJobId(lost.checkout_id));
+
+      const swept = await expireLeases(t.db);
+      expect(swept).toContain(lost.checkout_id);
+      expect(swept).not.toContain(live.checkout_id);
+      const rows: Array<{ id: string; state: string; ended_at: Date | null; expires_at: Date }> = await t.db.query(
+        'SELECT id, state, ended_at, expires_at FROM checkouts WHERE id = ANY($1)',
+        [[lost.checkout_id, live.checkout_id, submitted.checkout_id]],
+      );
+      const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
+      expect(byId[lost.checkout_id].state).toBe('expired');
+      // It ended when its time ran out, not when the sweep came by.
+      expect(byId[lost.checkout_id].ended_at).toEqual(byId[lost.checkout_id].expires_at);
+      expect(byId[live.checkout_id]).toMatchObject({ state: 'active', ended_at: null });
+      expect(byId[submitted.checkout_id].state).toBe('submitted');
+      // Nothing left for a second pass to do for this lease.
+      expect(await expireLeases(t.db)).not.toContain(lost.checkout_id);
+    });
+
     it('adds a lease’s expiry job, keyed by the checkout id, once the lease has outlived its grace', async () => {
       const r = await aRequester(t);
       await newTask(r);
