@@ -1,8 +1,9 @@
 import type { DataBody, SessionResponse, UserResponse } from '@crowdbox/contracts';
-import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
+import { UntrustedForwardingWarning } from '../common/http/untrusted-forwarding.interceptor';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { LoginDto, SignupDto } from './dto/session.dto';
@@ -19,12 +20,14 @@ export class SessionController {
   ) {}
 
   @Post('signup')
+  @UseInterceptors(UntrustedForwardingWarning)
   async signUp(@Body() body: SignupDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
     return this.reply(reply, await this.sessions.signUp(body, ip));
   }
 
   @Post('login')
   @HttpCode(200)
+  @UseInterceptors(UntrustedForwardingWarning)
   async logIn(@Body() body: LoginDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
     return this.reply(reply, await this.sessions.logIn(body, ip));
   }

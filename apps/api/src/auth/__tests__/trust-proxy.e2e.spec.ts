@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { signUp } from '../../../test/factories';
 import { FAILURES_PER_ADDRESS } from '../login-throttle';
@@ -46,6 +47,36 @@ describe('TRUST_PROXY (whose X-Forwarded-For is believed)', () => {
       }
       expect((await logIn('right password', '127.0.0.1', '203.0.113.200, 198.51.100.30')).status).toBe(429);
       expect((await logIn('right password', '127.0.0.1', '203.0.113.200, 198.51.100.31')).status).toBe(200);
+    });
+  });
+
+  describe('a proxy TRUST_PROXY does not list', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp();
+    });
+    afterAll(() => t.close());
+
+    it('is named in a warning, once an hour, when its X-Forwarded-For is ignored on a route whose address counts', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn');
+      try {
+        const user = await signUp(t, { password: 'right password' });
+        const logIn = logInAs(t, user.email);
+        const ignored = () => warn.mock.calls.filter(([message]) => String(message).includes('X-Forwarded-For'));
+        // No header, or a trusted peer's: nothing to say.
+        expect((await logIn('right password', '10.20.30.40')).status).toBe(200);
+        expect((await logIn('right password', '127.0.0.1', '198.51.100.50')).status).toBe(200);
+        expect(ignored()).toEqual([]);
+
+        expect((await logIn('right password', '10.20.30.40', '198.51.100.51')).status).toBe(200);
+        expect(ignored()).toEqual([[expect.stringMatching(/ignored X-Forwarded-For from 10\.20\.30\.40, which TRUST_PROXY does not list/)]]);
+        // Not again within the hour, from any peer or route.
+        expect((await logIn('right password', '10.20.30.41', '198.51.100.52')).status).toBe(200);
+        await t.request({ method: 'POST', url: '/api/session/signup', remoteAddress: '10.20.30.42', headers: { 'x-forwarded-for': '198.51.100.53' }, body: {} });
+        expect(ignored()).toHaveLength(1);
+      } finally {
+        warn.mockRestore();
+      }
     });
   });
 
