@@ -7,7 +7,7 @@ import { isUuid } from '../common/crypto.util';
 import { isIsoTime } from '../common/validation/iso-time';
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
-import { SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
+import { frameOf, SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
 
 const PAGE_MAX = 100;
 
@@ -119,6 +119,7 @@ export class ConsoleTasksService {
       ...toRow(rest as never),
       prompt,
       labels: project.labels,
+      frame: frameOf(subs),
       results: {
         task_uuid: taskUuid,
         completed: row.completed_at !== null,

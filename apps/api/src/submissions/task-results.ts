@@ -73,9 +73,14 @@ function imageOf(s: SubmissionRow): ImageSize {
   return { width: s.image_width, height: s.image_height };
 }
 
+/** The task's frame (consensusInFrame) for its submissions, oldest first; null before the first. */
+export function frameOf(submissions: SubmissionRow[]): ImageSize | null {
+  return submissions.length > 0 ? imageOf(submissions[0]) : null;
+}
+
 /** Each worker's own boxes, in the task's frame (consensusInFrame) like its consensus. */
 export function toWorkerSubmissions(projectId: string, submissions: SubmissionRow[]): WorkerSubmission[] {
-  const frame = submissions[0] && imageOf(submissions[0]);
+  const frame = frameOf(submissions) as ImageSize;
   return submissions.map((s) => ({
     submission_id: s.id,
     worker: workerPseudonym(projectId, s.worker_id),

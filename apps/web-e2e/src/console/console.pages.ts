@@ -170,7 +170,8 @@ export class TaskDetailPage {
             continue; // a layer tainted by a cross-origin image: not the boxes' layer
           }
           for (let i = 0; i < px.length; i += 4) {
-            if (px[i + 3] > 200 && Math.abs(px[i] - rgb[0]) < 40 && Math.abs(px[i + 1] - rgb[1]) < 40 && Math.abs(px[i + 2] - rgb[2]) < 40) return true;
+            // Not only opaque pixels: a 1.5 px stroke astride a pixel boundary covers none fully (~190 at most).
+            if (px[i + 3] > 120 && Math.abs(px[i] - rgb[0]) < 40 && Math.abs(px[i + 1] - rgb[1]) < 40 && Math.abs(px[i + 2] - rgb[2]) < 40) return true;
           }
         }
         return false;

@@ -23,6 +23,8 @@ function workerBoxes(i: number): Box[] {
   if (i === 2) boxes.push(STRAY);
   return boxes;
 }
+/** The first worker's colour on the task page. */
+const WORKER_COLOR_1 = '#e6194b';
 const STRAY: Box = { label: 'car', center_x: 60, center_y: 60, width: 40, height: 30 };
 const CAR_CONSENSUS: Box = { label: 'car', center_x: 193, center_y: 398, width: 226, height: 138 };
 const PERSON_CONSENSUS: Box = { label: 'person', center_x: 704, center_y: 325, width: 32, height: 190 };
@@ -273,6 +275,32 @@ describe('the requester console', () => {
     } finally {
       await receiver.stop();
     }
+  });
+
+  it('draws a task’s boxes on the image this browser loaded, when the workers’ browsers reported another size', async () => {
+    const h = harness();
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { image: IMAGE });
+    // The worker's browser got a copy twice as large (an image service that resizes per client): its
+    // box is in that copy's pixels, and so is the task's consensus (its frame, 1600 x 1200).
+    const onImage: Box = { label: 'car', center_x: 150, center_y: 120, width: 100, height: 60 };
+    const inFrame: Box = { label: 'car', center_x: 300, center_y: 240, width: 200, height: 120 };
+    const worker = await signUpWorker(h.baseUrl, 'Wide Screen');
+    await workOnNextTask(h.baseUrl, worker, projectUuid, [inFrame], { width: IMAGE.width * 2, height: IMAGE.height * 2 });
+
+    const page = await h.newPage({ as: requester });
+    await page.goto(`/console/projects/${projectUuid}/tasks/${taskUuids[0]}`);
+    const task = new TaskDetailPage(page);
+    await task.consensusRows.first().waitFor();
+    // The table gives the API's numbers, in the frame's pixels, and says which frame that is.
+    expect(await task.consensusRows.first().innerText()).toMatch(/^\s*car\s+300, 240\s+200 × 120\s+1 of 1/);
+    await task.annotator.waitReady();
+    expect(await page.getByTestId('task-frame').innerText()).toBe('1600 × 1200 as the workers saw it (boxes in its pixels); 800 × 600 here');
+    // The box is drawn around the same part of the picture the worker boxed, not at twice its place.
+    const carColor = '#e4572e'; // LABELS' car
+    await expectEventually(() => task.boxDrawnIn(onImage, carColor), 'the consensus box scaled onto the loaded image');
+    expect(await task.boxDrawnIn(inFrame, carColor)).toBe(false);
+    await task.workerToggles.first().getByRole('checkbox').check();
+    await expectEventually(() => task.boxDrawnIn(onImage, WORKER_COLOR_1), 'the worker’s own box, scaled too');
   });
 
   it('keeps every secret made during a visit on screen, each with its own copy button, until it is dismissed', async () => {

@@ -27,6 +27,12 @@ export interface ConsoleTaskRow {
 export interface ConsoleTaskDetail extends ConsoleTaskRow {
   prompt: string;
   labels: LabelInfo[];
+  /**
+   * The image size whose pixels every box of `results` is in: the size the task's first submission
+   * reported (docs/decisions.md, "One frame per task"); null before any submission. A browser that
+   * loads the image at another size scales the boxes by the ratio.
+   */
+  frame: { width: number; height: number } | null;
   /** Consensus boxes (empty until complete) and every worker's own boxes. */
   results: TaskAnnotationsRecord;
 }

@@ -67,6 +67,10 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect(res.body.data.labels.map((l: { name: string }) => l.name)).toEqual(['car', 'person']);
     expect(res.body.data.results.annotations).toEqual([{ ...BOX, support: 2, agreement: 1 }]);
     expect(res.body.data.results.submissions).toHaveLength(2);
+    expect(res.body.data.frame).toEqual({ width: 640, height: 480 });
+    // A task nobody has submitted yet has no frame.
+    const open = await get(`/api/console/projects/${r.projectUuid}/tasks/${tasks[2]}`);
+    expect(open.body.data).toMatchObject({ submission_count: 0, frame: null });
   });
 
   it('downloads the results as JSON and COCO', async () => {

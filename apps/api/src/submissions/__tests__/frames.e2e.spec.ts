@@ -53,6 +53,7 @@ describe('one frame per task', () => {
         one: one.body.data.annotations,
         exported: exported.body.data[0].annotations,
         console: console.body.data.results.annotations,
+        consoleFrame: console.body.data.frame,
         cocoImage: [coco.images[0].width, coco.images[0].height],
         cocoBoxes: coco.annotations.map((a: { bbox: number[] }) => a.bbox),
         submissions: one.body.data.submissions.map((s: { annotations: Box[] }) => s.annotations),
@@ -64,6 +65,7 @@ describe('one frame per task', () => {
       one: expected,
       exported: expected,
       console: expected,
+      consoleFrame: { width: 1280, height: 960 },
       cocoImage: [1280, 960],
       cocoBoxes: [
         [202, 100, 200, 204],

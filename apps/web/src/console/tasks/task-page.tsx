@@ -1,4 +1,5 @@
 import { Annotator, type OverlayBoxSet } from '@crowdbox/annotator';
+import { clampBox, sameSize, scaleBox, type Box, type ImageSize } from '@crowdbox/boxes';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { TaskPrompt } from '../../work/task-prompt';
@@ -28,22 +29,37 @@ export function TaskPage() {
   );
 }
 
+/**
+ * The task's boxes are in the pixels of its frame, the image size its first worker's browser reported.
+ * This browser may load the image at another size (an image service that resizes per client): the boxes
+ * are drawn scaled to the size it loaded, which the table below does not change.
+ */
+function useBoxesOnImage(frame: ImageSize | null, image: ImageSize | null): (boxes: Box[]) => Box[] {
+  return useMemo(() => {
+    if (!frame || !image || sameSize(frame, image)) return (boxes) => boxes;
+    return (boxes) => boxes.map((box) => clampBox(scaleBox(box, frame, image), image));
+  }, [frame, image]);
+}
+
 function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid: string }) {
   const submissions = useMemo(() => task.results.submissions ?? [], [task]);
   const [showConsensus, setShowConsensus] = useState(true);
   const [visible, setVisible] = useState<Record<string, boolean>>({});
+  const [image, setImage] = useState<ImageSize | null>(null);
+  const onImage = useBoxesOnImage(task.frame, image);
   const overlays: OverlayBoxSet[] = useMemo(
     () =>
       submissions.map((s, i) => ({
         id: s.submission_id,
         name: s.worker,
-        boxes: s.annotations,
+        boxes: onImage(s.annotations),
         color: WORKER_COLORS[i % WORKER_COLORS.length],
         visible: visible[s.submission_id] ?? false,
       })),
-    [submissions, visible],
+    [submissions, visible, onImage],
   );
   const consensus = task.results.annotations;
+  const consensusOnImage = useMemo(() => onImage(consensus), [consensus, onImage]);
 
   return (
     <div className="cbc-task">
@@ -52,8 +68,9 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
           <Annotator
             imageUrl={task.external_image_url}
             labels={task.labels}
-            boxes={showConsensus ? consensus : []}
+            boxes={showConsensus ? consensusOnImage : []}
             overlays={overlays}
+            onImageSize={setImage}
             readOnly
             height={560}
           />
@@ -105,6 +122,20 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
               {task.submission_count} of {task.required_submissions}
               {task.active_checkouts > 0 && <span className="muted"> · {task.active_checkouts} working now</span>}
             </dd>
+            {task.frame && (
+              <>
+                <dt>Image size</dt>
+                <dd data-testid="task-frame">
+                  {task.frame.width} × {task.frame.height}
+                  {image && !sameSize(task.frame, image) && (
+                    <span className="muted">
+                      {' '}
+                      as the workers saw it (boxes in its pixels); {image.width} × {image.height} here
+                    </span>
+                  )}
+                </dd>
+              </>
+            )}
             <dt>Reward</dt>
             <dd>{formatCents(task.reward)} per submission</dd>
             <dt>Created</dt>
