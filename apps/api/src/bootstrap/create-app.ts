@@ -35,7 +35,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     logController: new LogController({ disableRequestLogging: true }),
     // Whose X-Forwarded-For/-Host/-Proto to believe: TRUST_PROXY, by default a proxy on loopback only.
     trustProxy: config.TRUST_PROXY,
-    bodyLimit: LIMITS.batchBodyBytes,
+    // Every route gets its own limit (registerJsonBodyParser); this is for anything else.
+    bodyLimit: LIMITS.bodyBytes,
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { request as httpRequest } from 'node:http';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, type Requester } from '../../../test/factories';
 import { pgPool } from '../../database/prepared-statement';
@@ -109,6 +110,46 @@ describe('the error table', () => {
     const tooBig = await t.request({ method: 'POST', url: '/api/v1/projects/add_tasks', headers: { apikey: r.liveKey, 'content-type': 'application/json' }, body: huge });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.errors[0].field).toBe('body');
+  });
+
+  it('413 body: each route stops reading at its own limit, and refuses a larger Content-Length before reading', async () => {
+    const MiB = 1024 * 1024;
+    // Through a real socket: a log-in body sent in 64 KiB pieces, each after the last was taken, until
+    // an answer comes; how much had been sent by then.
+    await t.app.listen(0, '127.0.0.1');
+    const address = await t.app.getUrl();
+    const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+      let sent = 0;
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      const req = httpRequest(`${address}/api/session/login`, { method: 'POST', headers: { 'content-type': 'application/json' } });
+      let answered = false;
+      req.on('response', (res) => {
+        answered = true;
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body, sent });
+          req.destroy();
+        });
+      });
+      // The server may close the connection while pieces are still on their way.
+      req.on('error', (error) => (answered ? undefined : reject(error)));
+      const more = () => {
+        if (answered || sent >= 12 * MiB) return void req.end();
+        sent += piece.length;
+        req.write(piece, () => setImmediate(more));
+      };
+      more();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ errors: [{ field: 'body', detail: `body is larger than ${MiB} bytes; send at most ${MiB} bytes` }] });
+    // Refused soon past 1 MiB (socket buffers hold a little more), not after the 10 MiB add_tasks may send.
+    expect(answer.sent).toBeLessThan(4 * MiB);
+
+    // A declared length over the limit is refused as it is, with no body read at all.
+    const declared = await t.app.inject({ method: 'POST', url: '/api/session/signup', headers: { 'content-type': 'application/json', 'content-length': String(2 * MiB) }, payload: '{}' });
+    expect(declared.statusCode).toBe(413);
+    expect(JSON.parse(declared.body).errors[0].field).toBe('body');
   });
 
   it('404 root: unknown route', async () => {

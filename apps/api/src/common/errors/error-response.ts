@@ -1,6 +1,7 @@
 import type { ErrorBody, ErrorItem } from '@crowdbox/contracts';
 import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { bodyTooLarge } from '../http/json-body.parser';
 import { ApiException } from './api.exception';
 
 export interface ErrorResponse {
@@ -63,7 +64,7 @@ function isDatabaseBusy(error: unknown): boolean {
 
 /** Writes an error response; used by the filter and the Fastify error handler alike. */
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): void {
-  const response = toErrorResponse(error, String(request.id));
+  const response = toErrorResponse(isBodyTooLarge(error) ? bodyTooLarge(request.routeOptions.bodyLimit) : error, String(request.id));
   // Only the unexpected is an error to look into; a 503 we chose (busy, not ready) is a warning.
   if (response.status === 500) request.log.error({ err: error }, 'unhandled error');
   else if (response.status >= 500) request.log.warn({ err: error, status: response.status }, 'service unavailable');
@@ -77,6 +78,12 @@ function single(status: number, field: string, detail: string): ErrorResponse {
 
 function plainWords(status: number, message: string | undefined): string {
   return message && message.length < 300 ? message : (STATUS_WORDS[status] ?? 'request failed');
+}
+
+/** Fastify's refusal of a body over the route's limit, as Fastify raises it or as Nest wrapped it (status only). */
+function isBodyTooLarge(error: unknown): boolean {
+  if (error instanceof HttpException) return error.getStatus() === 413;
+  return isFastifyError(error) && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
 }
 
 function isFastifyError(error: unknown): error is FastifyLikeError {

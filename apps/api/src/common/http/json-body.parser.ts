@@ -8,19 +8,23 @@ export const BODY_LIMIT_CONFIG = 'bodyLimit';
 /**
  * All bodies are JSON. The parser replaces Fastify's so that media types match case-insensitively
  * (`Application/json` from ex_cogmint), any declared type is read as JSON (curl -d sends form encoding),
- * an empty body is "no body", and the 1 MiB / 10 MiB limits answer in the contract's shape.
+ * and an empty body is "no body".
+ *
+ * Each route gets its limit as Fastify's own route `bodyLimit` (1 MiB; add_tasks 10 MiB through
+ * BODY_LIMIT_CONFIG), so Fastify refuses a larger declared Content-Length before reading a byte, and
+ * stops reading a body that grows past it. With one server-wide 10 MiB limit and a check after parsing,
+ * any route, log-in and sign-up included, read 10 MiB from anyone before refusing 9 of them.
+ * sendError answers Fastify's refusal in the contract's shape, with bodyTooLarge's words.
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    route.bodyLimit ??= routeBodyLimit(route.config as unknown as Record<string, unknown> | undefined);
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     '*',
-    { parseAs: 'buffer', bodyLimit: LIMITS.batchBodyBytes },
-    (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
-      const limit = routeBodyLimit(request);
-      if (body.length > limit) {
-        done(ApiException.of(413, 'body', `body is larger than ${limit} bytes; send at most ${limit} bytes`));
-        return;
-      }
+    { parseAs: 'buffer' },
+    (_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
       const text = body.toString('utf8');
       if (text.trim() === '') {
         done(null, undefined);
@@ -35,8 +39,12 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   );
 }
 
-function routeBodyLimit(request: FastifyRequest): number {
-  const config = request.routeOptions?.config as unknown as Record<string, unknown> | undefined;
+function routeBodyLimit(config: Record<string, unknown> | undefined): number {
   const limit = config?.[BODY_LIMIT_CONFIG];
   return typeof limit === 'number' ? limit : LIMITS.bodyBytes;
+}
+
+/** The 413 of a body over its route's limit (`limit`, from request.routeOptions.bodyLimit). */
+export function bodyTooLarge(limit: number): ApiException {
+  return ApiException.of(413, 'body', `body is larger than ${limit} bytes; send at most ${limit} bytes`);
 }
