@@ -1,6 +1,22 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const PARAMS = { N: 16384, r: 8, p: 1 };
+/** scrypt's cost parameters; each hash carries the ones it was made with. */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/**
+ * The parameters new hashes use: N = 2^14 and r = 8 (16 MiB per hash) with `p` from PASSWORD_SCRYPT_P.
+ * OWASP's minimum is N = 2^17, r = 8, p = 1 (128 MiB), or an equivalent it lists: N = 2^14, r = 8, p = 5
+ * is one, at an eighth of the memory per log-in, which is what a server of a few GiB can afford under a
+ * burst of log-ins (docs/decisions.md, "Password hashes").
+ */
+export function scryptParams(p: number): ScryptParams {
+  return { N: 16384, r: 8, p };
+}
+
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -12,29 +28,49 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 }
 
 /** `scrypt$N$r$p$salt$hash`: the parameters travel with the hash so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, params: ScryptParams): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+function parse(stored: string): { params: ScryptParams; salt: Buffer; hash: Buffer } | undefined {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !hash) return undefined;
+  return { params: { N: Number(n), r: Number(r), p: Number(p) }, salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') };
 }
 
 async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const parsed = parse(stored);
+  if (!parsed) return false;
+  const actual = await derive(password, parsed.salt, parsed.params);
+  return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
 }
 
-/** A hash of a random password, made once: what an unknown email's log-in is checked against. */
-let decoy: Promise<string> | undefined;
+/** True when `stored` was made with less work than `params` on any parameter: log-in then hashes it again. */
+export function needsRehash(stored: string, params: ScryptParams): boolean {
+  const parsed = parse(stored);
+  return !parsed || parsed.params.N < params.N || parsed.params.r < params.r || parsed.params.p < params.p;
+}
+
+/** Hashes of a random password, one per parameters, made once: what an unknown email's log-in is checked against. */
+const decoys = new Map<string, Promise<string>>();
+
+function decoy(params: ScryptParams): Promise<string> {
+  const key = `${params.N}$${params.r}$${params.p}`;
+  let hash = decoys.get(key);
+  if (!hash) decoys.set(key, (hash = hashPassword(randomBytes(32).toString('base64'), params)));
+  return hash;
+}
 
 /**
  * verifyPassword, also for a user that does not exist (`stored` undefined): the password is then
- * checked against a decoy hash and refused, so an unknown email takes as long as a wrong password and
- * the answer's timing does not tell which emails have accounts.
+ * checked against a decoy hash made with `params`, the parameters of new hashes, and refused, so an
+ * unknown email takes as long as a wrong password and the answer's timing does not tell which emails
+ * have accounts. (An account whose hash is older and cheaper answers faster until its next log-in
+ * hashes it again: see needsRehash.)
  */
-export async function verifyUserPassword(password: string, stored: string | undefined): Promise<boolean> {
-  const ok = await verifyPassword(password, stored ?? (await (decoy ??= hashPassword(randomBytes(32).toString('base64')))));
+export async function verifyUserPassword(password: string, stored: string | undefined, params: ScryptParams): Promise<boolean> {
+  const ok = await verifyPassword(password, stored ?? (await decoy(params)));
   return stored !== undefined && ok;
 }

@@ -13,7 +13,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { Account } from './account.entity';
 import { LoginThrottle } from './login-throttle';
-import { hashPassword, verifyUserPassword } from './password.util';
+import { hashPassword, needsRehash, scryptParams, verifyUserPassword, type ScryptParams } from './password.util';
 import { Session } from './session.entity';
 import { SignupThrottle } from './signup-throttle';
 import { User } from './user.entity';
@@ -34,6 +34,8 @@ export class SessionsService {
    * entry on this node at once; other nodes stop accepting the token within CACHE_TTL_MS.
    */
   private readonly cache: TtlCache<string, SessionPrincipal>;
+  /** What new password hashes cost (PASSWORD_SCRYPT_P). */
+  private readonly scrypt: ScryptParams;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -42,6 +44,7 @@ export class SessionsService {
     private readonly signups: SignupThrottle,
   ) {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SESSIONS);
+    this.scrypt = scryptParams(config.PASSWORD_SCRYPT_P);
   }
 
   /** Creates the account, its user and a first session, all or nothing. `address`: the client's (SignupThrottle). */
@@ -50,7 +53,7 @@ export class SessionsService {
   }
 
   private async createAccount(input: SignupBody): Promise<StartedSession> {
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.scrypt);
     const taken = () => ApiException.unprocessable('email', 'is already registered; log in instead');
     return this.db.transaction(async (tx) => {
       if (await tx.getRepository(User).exists({ where: { email: input.email } })) throw taken();
@@ -79,12 +82,22 @@ export class SessionsService {
     await this.throttle.check(input.email, address);
     const user = await this.db.getRepository(User).findOne({ where: { email: input.email } });
     // Same answer, in the same time, for an unknown email and a wrong password, so emails cannot be probed.
-    if (!(await verifyUserPassword(input.password, user?.passwordHash)) || !user) {
+    if (!(await verifyUserPassword(input.password, user?.passwordHash, this.scrypt)) || !user) {
       await this.throttle.failed(input.email, address);
       throw ApiException.of(401, 'root', 'email or password is wrong');
     }
     await this.throttle.succeeded(input.email, address);
+    if (needsRehash(user.passwordHash, this.scrypt)) await this.rehash(user, input.password);
     return this.start(this.db.getRepository(Session), user);
+  }
+
+  /**
+   * A hash made with less work than new ones get (PASSWORD_SCRYPT_P raised since), made again now that
+   * the password is at hand: the only moment it can be. Only if the hash is still the one checked.
+   */
+  private async rehash(user: User, password: string): Promise<void> {
+    const hash = await hashPassword(password, this.scrypt);
+    await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [user.id, hash, user.passwordHash]);
   }
 
   async logOut(sessionId: string): Promise<void> {

@@ -105,6 +105,11 @@ export const configSchema = z.object({
    * it where a larger group signs up from behind one address, e.g. a classroom onboarding its annotators.
    */
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  /**
+   * scrypt's p for new password hashes (N = 2^14, r = 8; auth/password.util.ts): 5 makes OWASP's listed
+   * equivalent of its minimum. A log-in hashes an older, cheaper hash again. Tests use 1 for speed.
+   */
+  PASSWORD_SCRYPT_P: z.coerce.number().int().min(1).max(16).default(5),
   COOKIE_SECURE: bool.optional(),
   /** How long an authenticated API key or project stays in the in-process cache. */
   CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),

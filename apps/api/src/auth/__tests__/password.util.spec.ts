@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { hashPassword, verifyUserPassword } from '../password.util';
+import { hashPassword, needsRehash, scryptParams, verifyUserPassword } from '../password.util';
 
 /** Median time of `runs` calls of `check`, in ms. */
 async function medianMs(runs: number, check: () => Promise<unknown>): Promise<number> {
@@ -12,16 +12,46 @@ async function medianMs(runs: number, check: () => Promise<unknown>): Promise<nu
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
 }
 
+const CHEAP = scryptParams(1);
+
 describe('verifyUserPassword', () => {
   it('refuses an unknown email after the same work as a wrong password, so timing does not tell which emails exist', async () => {
-    const stored = await hashPassword('right password');
-    expect(await verifyUserPassword('right password', stored)).toBe(true);
-    expect(await verifyUserPassword('wrong password', stored)).toBe(false);
-    expect(await verifyUserPassword('right password', undefined)).toBe(false);
+    const stored = await hashPassword('right password', CHEAP);
+    expect(await verifyUserPassword('right password', stored, CHEAP)).toBe(true);
+    expect(await verifyUserPassword('wrong password', stored, CHEAP)).toBe(false);
+    expect(await verifyUserPassword('right password', undefined, CHEAP)).toBe(false);
 
     // A ratio in one process, not a time: a derivation is tens of ms, a refusal without one microseconds.
-    const wrong = await medianMs(5, () => verifyUserPassword('wrong password', stored));
-    const unknown = await medianMs(5, () => verifyUserPassword('wrong password', undefined));
+    const wrong = await medianMs(5, () => verifyUserPassword('wrong password', stored, CHEAP));
+    const unknown = await medianMs(5, () => verifyUserPassword('wrong password', undefined, CHEAP));
     expect(unknown / wrong).toBeGreaterThan(0.3);
+  });
+
+  it('checks a hash with the parameters it carries, whatever new hashes use', async () => {
+    const stored = await hashPassword('right password', scryptParams(2));
+    expect(stored).toMatch(/^scrypt\$16384\$8\$2\$[^$]+\$[^$]+$/);
+    expect(await verifyUserPassword('right password', stored, CHEAP)).toBe(true);
+    expect(await verifyUserPassword('right password', stored, scryptParams(5))).toBe(true);
+    expect(await verifyUserPassword('wrong password', stored, scryptParams(5))).toBe(false);
+  });
+});
+
+describe('needsRehash', () => {
+  it('is true for a hash made with less work than new hashes get, or one it cannot read', () => {
+    const at = (n: number, r: number, p: number) => `scrypt$${n}$${r}$${p}$c2FsdA==$aGFzaA==`;
+    const current = scryptParams(5);
+    expect(needsRehash(at(16384, 8, 1), current)).toBe(true);
+    expect(needsRehash(at(8192, 8, 5), current)).toBe(true);
+    expect(needsRehash(at(16384, 4, 5), current)).toBe(true);
+    expect(needsRehash(at(16384, 8, 5), current)).toBe(false);
+    // Stronger than the setting (a setting lowered again): kept, never weakened.
+    expect(needsRehash(at(16384, 8, 8), current)).toBe(false);
+    expect(needsRehash('bcrypt$whatever', current)).toBe(true);
+  });
+});
+
+describe('scryptParams', () => {
+  it('at the default p = 5, is OWASP’s listed equivalent of its minimum (N = 2^14, r = 8, p = 5)', () => {
+    expect(scryptParams(5)).toEqual({ N: 2 ** 14, r: 8, p: 5 });
   });
 });

@@ -172,3 +172,39 @@ describe('SIGNUPS_PER_ADDRESS_PER_HOUR', () => {
     expect((await signUpFrom('198.51.100.81', 'pupil-3@example.com')).status).toBe(201);
   });
 });
+
+describe('PASSWORD_SCRYPT_P', () => {
+  let cheap: TestApp & { database: string };
+  let current: TestApp;
+  beforeAll(async () => {
+    // One database, two servers: one from before the setting was raised, one after.
+    cheap = await startTestApp({ PASSWORD_SCRYPT_P: '1' });
+    current = await startTestApp({ PASSWORD_SCRYPT_P: '3' }, { database: cheap.database });
+  });
+  afterAll(async () => {
+    await current.close();
+    await cheap.close();
+  });
+
+  const hashOf = async (userId: string): Promise<string> => (await current.db.query('SELECT password_hash FROM users WHERE id = $1', [userId]))[0].password_hash;
+  const logIn = (email: string, password: string) => current.request({ method: 'POST', url: '/api/session/login', body: { email, password } });
+
+  it('hashes new passwords with it, and an older, cheaper hash again at its next successful log-in only', async () => {
+    expect(await hashOf((await signUp(current, { password: 'new password' })).userId)).toMatch(/^scrypt\$16384\$8\$3\$/);
+
+    const old = await signUp(cheap, { password: 'old password' });
+    const before = await hashOf(old.userId);
+    expect(before).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect((await logIn(old.email, 'wrong password')).status).toBe(401);
+    expect(await hashOf(old.userId)).toBe(before);
+
+    expect((await logIn(old.email, 'old password')).status).toBe(200);
+    const after = await hashOf(old.userId);
+    expect(after).toMatch(/^scrypt\$16384\$8\$3\$/);
+    // The same password still opens it, on both servers; a hash that is current is left alone.
+    expect((await logIn(old.email, 'old password')).status).toBe(200);
+    expect(await hashOf(old.userId)).toBe(after);
+    expect((await cheap.request({ method: 'POST', url: '/api/session/login', body: { email: old.email, password: 'old password' } })).status).toBe(200);
+    expect(await hashOf(old.userId)).toBe(after);
+  });
+});
