@@ -62,6 +62,12 @@ describe('loadConfig', () => {
     expect(failure({ SIGNUPS_PER_ADDRESS_PER_HOUR: '' })).toContain('SIGNUPS_PER_ADDRESS_PER_HOUR: is set but empty');
   });
 
+  it('reads PASSWORD_SCRYPT_P, 5 by default, a whole number from 1 to 16', () => {
+    expect(load({}).PASSWORD_SCRYPT_P).toBe(5);
+    expect(load({ PASSWORD_SCRYPT_P: '8' }).PASSWORD_SCRYPT_P).toBe(8);
+    for (const bad of ['0', '17', '2.5', 'many']) expect(failure({ PASSWORD_SCRYPT_P: bad })).toMatch(/^ {2}PASSWORD_SCRYPT_P: /m);
+  });
+
   it('keeps 0 where 0 is written out', () => {
     expect(load({ CACHE_TTL_MS: '0' }).CACHE_TTL_MS).toBe(0);
   });
