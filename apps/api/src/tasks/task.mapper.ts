@@ -1,4 +1,5 @@
 import type { TaskResponse } from '@crowdbox/contracts';
+import type { NewTask } from './task-builder';
 
 /** What the task queries select: the task row plus its live lease time and submission ids. */
 export interface TaskRow {
@@ -28,6 +29,22 @@ export function toTaskResponse(row: TaskRow): TaskResponse {
     external_image_url: row.external_image_url,
     submissions: row.submission_ids ?? [],
   };
+}
+
+/** The Task a new task answers with (add_task, add_tasks, and a test key's as it would have been). */
+export function newTaskResponse(task: NewTask): TaskResponse {
+  return toTaskResponse({
+    id: task.id,
+    prompt: task.prompt,
+    reward: task.reward,
+    callback_url: task.callbackUrl,
+    required_submissions: task.requiredSubmissions,
+    submission_count: 0,
+    checked_out_at: null,
+    allowed_completion_time_seconds: task.allowedCompletionTimeSeconds,
+    external_image_url: task.externalImageUrl,
+    submission_ids: [],
+  });
 }
 
 /** SELECT list producing a TaskRow from `tasks t`. */

@@ -13,7 +13,7 @@ import { TestModeService } from '../test-mode/test-mode.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { storedResponse, withIdempotency } from './idempotency';
 import { buildTask, resolveProjectUuid, type NewTask } from './task-builder';
-import { TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
+import { newTaskResponse, TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
 
 /** The requester API's task use cases: add one, add a batch, read one. */
 @Injectable()
@@ -192,19 +192,4 @@ async function insertTasks(on: DataSource | EntityManager, tasks: NewTask[]): Pr
     tasks.map((t) => t.callbackUrl),
     tasks.map((t) => t.callbackEndpointId),
   ]);
-}
-
-function newTaskResponse(task: NewTask): TaskResponse {
-  return toTaskResponse({
-    id: task.id,
-    prompt: task.prompt,
-    reward: task.reward,
-    callback_url: task.callbackUrl,
-    required_submissions: task.requiredSubmissions,
-    submission_count: 0,
-    checked_out_at: null,
-    allowed_completion_time_seconds: task.allowedCompletionTimeSeconds,
-    external_image_url: task.externalImageUrl,
-    submission_ids: [],
-  });
 }

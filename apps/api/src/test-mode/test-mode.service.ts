@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { uuidFromSeed } from '../common/crypto.util';
 import type { ApiKeyPrincipal } from '../common/http/principal';
 import type { NewTask } from '../tasks/task-builder';
+import { newTaskResponse } from '../tasks/task.mapper';
 
 /** Fixed so that the same request always gets the same answer. */
 const FAKE_TIME = '2026-01-01T12:00:00.000Z';
@@ -27,18 +28,7 @@ const FAKE_LABELS = ['object', 'person', 'vehicle'];
 export class TestModeService {
   /** add_task / add_tasks with a test key: the task as it would have been created, with a stable id. */
   createdTask(key: ApiKeyPrincipal, task: NewTask, seed: string): TaskResponse {
-    return {
-      prompt: task.prompt,
-      task_uuid: uuidFromSeed(`${key.accountId}:task:${seed}`),
-      reward: task.reward,
-      callback_url: task.callbackUrl,
-      required_submissions: task.requiredSubmissions,
-      submission_count: 0,
-      checked_out_at: null,
-      allowed_completion_time_seconds: task.allowedCompletionTimeSeconds,
-      external_image_url: task.externalImageUrl,
-      submissions: [],
-    };
+    return newTaskResponse({ ...task, id: uuidFromSeed(`${key.accountId}:task:${seed}`) });
   }
 
   /** add_task with a test key and a project this account does not have: a plausible stand-in task. */
