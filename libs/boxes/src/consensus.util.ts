@@ -31,7 +31,9 @@
  * Frames: boxes are in the pixels of the image size their worker's browser reported. With
  * `options.frame`, a submission that reported another size has its boxes scaled into the frame
  * first (scaleBox), so that the same object drawn on a 640 px and a 1280 px copy merges, and the
- * result is in the frame's pixels.
+ * result is in the frame's pixels. A scaled box is clamped to the frame: a box may lie half a pixel
+ * past its own image's edge (EDGE_ROUNDING_SLACK), and scaling up would widen that, so rule 4's "no
+ * clamping is needed" holds for the scaled boxes only once they are clamped.
  *
  * Input hygiene: two submissions with the same worker id are a caller bug (their order could not be
  * made deterministic and the one-box-per-worker rule would be ambiguous), so they throw. Boxes
@@ -39,12 +41,13 @@
  * (they still do not change k: the worker did submit).
  */
 import { boxToRect, rectToBox } from './box-rect.util';
-import type { Box, Rect } from './box.types';
+import type { Box, ImageSize, Rect } from './box.types';
 import type { ConsensusBox, ConsensusOptions, Submission } from './consensus.types';
 import { rectIou } from './iou.util';
 import { median } from './median.util';
 import { roundBox, roundHalfAwayFromZero } from './round.util';
-import { scaleBox } from './scale.util';
+import { clampRect } from './clamp.util';
+import { sameSize, scaleBox } from './scale.util';
 
 export const DEFAULT_IOU_THRESHOLD = 0.5;
 
@@ -157,6 +160,12 @@ function bestCluster(entry: Entry, clusters: readonly Cluster[], threshold: numb
   return best;
 }
 
+/** A box's edges in the frame: scaled when its image had another size, then clamped to the frame (see header). */
+function rectInFrame(box: Box, image: ImageSize, frame: ImageSize): Rect {
+  if (sameSize(image, frame)) return boxToRect(box);
+  return clampRect(boxToRect(scaleBox(box, image, frame)), frame);
+}
+
 export function consensus(submissions: readonly Submission[], options: ConsensusOptions = {}): ConsensusBox[] {
   const threshold = options.iouThreshold ?? DEFAULT_IOU_THRESHOLD;
   // 0 would let boxes that do not overlap at all (IoU 0) merge; the project settings enforce (0, 1].
@@ -182,8 +191,7 @@ export function consensus(submissions: readonly Submission[], options: Consensus
     const { frame } = options;
     const entries = submission.boxes
       .filter(isUsable)
-      .map((box) => (image && frame ? scaleBox(box, image, frame) : box))
-      .map((box): Entry => ({ worker: submission.worker, label: box.label, rect: boxToRect(box) }))
+      .map((box): Entry => ({ worker: submission.worker, label: box.label, rect: image && frame ? rectInFrame(box, image, frame) : boxToRect(box) }))
       .sort(compareEntries);
 
     for (const entry of entries) {

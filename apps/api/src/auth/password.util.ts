@@ -40,17 +40,37 @@ function parse(stored: string): { params: ScryptParams; salt: Buffer; hash: Buff
   return { params: { N: Number(n), r: Number(r), p: Number(p) }, salt: Buffer.from(salt, 'base64'), hash: Buffer.from(hash, 'base64') };
 }
 
-async function verifyPassword(password: string, stored: string): Promise<boolean> {
+/**
+ * Checks `password` against `stored`, then, when `stored` was made with less work than `params`, does
+ * the difference on a throwaway salt: every check costs what a current hash costs, so an account whose
+ * hash predates a raise of PASSWORD_SCRYPT_P answers a wrong password as slowly as an unknown email
+ * (checked against a current decoy) does.
+ */
+async function verifyPassword(password: string, stored: string, params: ScryptParams): Promise<boolean> {
   const parsed = parse(stored);
   if (!parsed) return false;
   const actual = await derive(password, parsed.salt, parsed.params);
-  return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
+  const ok = actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
+  const pad = padding(parsed.params, params);
+  if (pad) await derive(password, randomBytes(16), pad);
+  return ok;
+}
+
+/** The work still owed after a check with `done` to match one with `target` (p adds up at equal N and r). */
+function padding(done: ScryptParams, target: ScryptParams): ScryptParams | undefined {
+  if (!weaker(done, target)) return undefined;
+  return done.N === target.N && done.r === target.r ? { ...target, p: target.p - done.p } : target;
 }
 
 /** True when `stored` was made with less work than `params` on any parameter: log-in then hashes it again. */
 export function needsRehash(stored: string, params: ScryptParams): boolean {
   const parsed = parse(stored);
-  return !parsed || parsed.params.N < params.N || parsed.params.r < params.r || parsed.params.p < params.p;
+  return !parsed || weaker(parsed.params, params);
+}
+
+/** Less work than `than` on any parameter. */
+function weaker(params: ScryptParams, than: ScryptParams): boolean {
+  return params.N < than.N || params.r < than.r || params.p < than.p;
 }
 
 /** Hashes of a random password, one per parameters, made once: what an unknown email's log-in is checked against. */
@@ -67,10 +87,10 @@ function decoy(params: ScryptParams): Promise<string> {
  * verifyPassword, also for a user that does not exist (`stored` undefined): the password is then
  * checked against a decoy hash made with `params`, the parameters of new hashes, and refused, so an
  * unknown email takes as long as a wrong password and the answer's timing does not tell which emails
- * have accounts. (An account whose hash is older and cheaper answers faster until its next log-in
- * hashes it again: see needsRehash.)
+ * have accounts; an account whose hash is older and cheaper is padded to the same work
+ * (verifyPassword) until its next log-in hashes it again (needsRehash).
  */
 export async function verifyUserPassword(password: string, stored: string | undefined, params: ScryptParams): Promise<boolean> {
-  const ok = await verifyPassword(password, stored ?? (await decoy(params)));
+  const ok = await verifyPassword(password, stored ?? (await decoy(params)), params);
   return stored !== undefined && ok;
 }

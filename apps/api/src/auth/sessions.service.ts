@@ -1,5 +1,5 @@
 import type { LoginBody, SignupBody, UserResponse } from '@crowdbox/contracts';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -34,6 +34,7 @@ export class SessionsService {
    * entry on this node at once; other nodes stop accepting the token within CACHE_TTL_MS.
    */
   private readonly cache: TtlCache<string, SessionPrincipal>;
+  private readonly logger = new Logger(SessionsService.name);
   /** What new password hashes cost (PASSWORD_SCRYPT_P). */
   private readonly scrypt: ScryptParams;
 
@@ -96,8 +97,13 @@ export class SessionsService {
    * the password is at hand: the only moment it can be. Only if the hash is still the one checked.
    */
   private async rehash(user: User, password: string): Promise<void> {
-    const hash = await hashPassword(password, this.scrypt);
-    await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [user.id, hash, user.passwordHash]);
+    try {
+      const hash = await hashPassword(password, this.scrypt);
+      await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [user.id, hash, user.passwordHash]);
+    } catch (error) {
+      // The log-in itself succeeded; the upgrade waits for the next one.
+      this.logger.warn(`re-hashing the password of user ${user.id} failed: ${(error as Error).message}`);
+    }
   }
 
   async logOut(sessionId: string): Promise<void> {

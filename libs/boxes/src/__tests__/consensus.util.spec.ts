@@ -240,6 +240,16 @@ describe('consensus across image sizes (options.frame)', () => {
     expect(consensus(subs, { frame: small })).toEqual([{ ...onSmall, support: 3, agreement: 1 }]);
   });
 
+  it('keeps a box scaled up from a smaller copy inside the frame', () => {
+    const frame = { width: 1280, height: 960 };
+    // Valid on its 320x240 copy: edges 317.5..320.5, half a pixel past the edge (EDGE_ROUNDING_SLACK).
+    // Scaled by 4 unclamped, that is 1270..1282: 2 px past the frame.
+    const atEdge = box('car', 319, 120, 3, 4);
+    const [merged] = consensus([{ worker: 'a', boxes: [], image: frame }, { worker: 'b', boxes: [atEdge], image: { width: 320, height: 240 } }], { frame });
+    expect(boxInsideImage(merged, frame)).toBeNull();
+    expect(merged).toEqual({ label: 'car', center_x: 1275, center_y: 480, width: 10, height: 16, support: 1, agreement: 1 });
+  });
+
   it('does not depend on the order of the submissions', () => {
     const subs: Submission[] = [
       { worker: 'a', boxes: [fromEdges('car', 10, 10, 51, 33)], image: small },

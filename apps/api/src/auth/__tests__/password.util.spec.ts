@@ -55,3 +55,17 @@ describe('scryptParams', () => {
     expect(scryptParams(5)).toEqual({ N: 2 ** 14, r: 8, p: 5 });
   });
 });
+
+describe('an account whose hash predates a raise of the parameters', () => {
+  it('answers a wrong password after the current work, like an unknown email, not the old hash’s', async () => {
+    const current = scryptParams(4);
+    const old = await hashPassword('right password', CHEAP);
+    expect(await verifyUserPassword('right password', old, current)).toBe(true);
+    expect(await verifyUserPassword('wrong password', old, current)).toBe(false);
+
+    const unknown = await medianMs(5, () => verifyUserPassword('wrong password', undefined, current));
+    const oldAccount = await medianMs(5, () => verifyUserPassword('wrong password', old, current));
+    // Unpadded, the old hash's check is a quarter of the decoy's work (p = 1 against 4).
+    expect(oldAccount / unknown).toBeGreaterThan(0.6);
+  });
+});

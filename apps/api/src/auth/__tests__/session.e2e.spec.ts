@@ -207,4 +207,20 @@ describe('PASSWORD_SCRYPT_P', () => {
     expect((await cheap.request({ method: 'POST', url: '/api/session/login', body: { email: old.email, password: 'old password' } })).status).toBe(200);
     expect(await hashOf(old.userId)).toBe(after);
   });
+
+  it('logs in all the same when the re-hash cannot be written, and upgrades at a later log-in', async () => {
+    const old = await signUp(cheap, { password: 'old password' });
+    const before = await hashOf(old.userId);
+    await current.db.query(`CREATE FUNCTION refuse_rehash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
+    await current.db.query('CREATE TRIGGER refuse_rehash BEFORE UPDATE OF password_hash ON users FOR EACH ROW EXECUTE FUNCTION refuse_rehash()');
+    try {
+      expect((await logIn(old.email, 'old password')).status).toBe(200);
+      expect(await hashOf(old.userId)).toBe(before);
+    } finally {
+      await current.db.query('DROP TRIGGER refuse_rehash ON users');
+      await current.db.query('DROP FUNCTION refuse_rehash()');
+    }
+    expect((await logIn(old.email, 'old password')).status).toBe(200);
+    expect(await hashOf(old.userId)).toMatch(/^scrypt\$16384\$8\$3\$/);
+  });
 });
