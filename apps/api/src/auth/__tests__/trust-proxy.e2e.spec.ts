@@ -80,12 +80,52 @@ describe('TRUST_PROXY (whose X-Forwarded-For is believed)', () => {
     });
   });
 
+  /** The "ignored X-Forwarded-For" warnings logged while `run` runs. */
+  const warningsDuring = async (run: () => Promise<unknown>): Promise<string[]> => {
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      await run();
+      return warn.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('X-Forwarded-For'));
+    } finally {
+      warn.mockRestore();
+    }
+  };
+
+  describe('TRUST_PROXY=true', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp({ TRUST_PROXY: 'true' });
+    });
+    afterAll(() => t.close());
+
+    it('never warns, whatever the header holds (even the peer itself, or nothing)', async () => {
+      const user = await signUp(t, { password: 'right password' });
+      const logIn = logInAs(t, user.email);
+      expect(
+        await warningsDuring(async () => {
+          expect((await logIn('right password', '10.9.9.9', '10.9.9.9')).status).toBe(200);
+          expect((await logIn('right password', '10.9.9.9', '')).status).toBe(200);
+        }),
+      ).toEqual([]);
+    });
+  });
+
   describe('TRUST_PROXY=10.0.0.0/8', () => {
     let t: TestApp;
     beforeAll(async () => {
       t = await startTestApp({ TRUST_PROXY: '10.0.0.0/8' });
     });
     afterAll(() => t.close());
+
+    // First in this app: the warning is logged once an hour at most.
+    it('warns of an unlisted peer only, not of a listed one whose header names itself', async () => {
+      const user = await signUp(t, { password: 'right password' });
+      const logIn = logInAs(t, user.email);
+      expect(await warningsDuring(() => logIn('right password', '10.1.2.3', '10.1.2.3'))).toEqual([]);
+      expect(await warningsDuring(() => logIn('right password', '127.0.0.1', '198.51.100.60'))).toEqual([
+        expect.stringMatching(/^ignored X-Forwarded-For from 127\.0\.0\.1, which TRUST_PROXY does not list/),
+      ]);
+    });
 
     it('believes a listed proxy and nobody else, loopback included', async () => {
       const user = await signUp(t, { password: 'right password' });
@@ -104,5 +144,6 @@ describe('TRUST_PROXY (whose X-Forwarded-For is believed)', () => {
       }
       expect((await fromLoopback('right password', '127.0.0.1', '203.0.113.200')).status).toBe(429);
     });
+
   });
 });

@@ -1,6 +1,9 @@
-import { Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
+import proxyAddr from '@fastify/proxy-addr';
+import { Inject, Injectable, Logger, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config.schema';
 
 /** How long after one warning the next may be logged. */
 const QUIET_MS = 60 * 60 * 1000;
@@ -12,18 +15,24 @@ const QUIET_MS = 60 * 60 * 1000;
  * is the operator's own load balancer on another host, every client behind it counts as one address, and
  * the 21st sign-up of an hour is refused for everyone. Nothing else would tell the operator why.
  *
- * Fastify set `request.ip` from the header only if it trusted the peer, so the header was ignored exactly
- * when the two addresses are the same.
+ * The peer is judged as Fastify judges it: the same setting compiled by the same @fastify/proxy-addr
+ * (with TRUST_PROXY=true every peer is trusted, and nothing is ever said).
  */
 @Injectable()
 export class UntrustedForwardingWarning implements NestInterceptor {
   private readonly logger = new Logger('TrustProxy');
+  private readonly trusted: (address: string, hop: number) => boolean;
   private quietUntil = 0;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    const setting = config.TRUST_PROXY;
+    this.trusted = typeof setting === 'boolean' ? () => setting : proxyAddr.compile(setting);
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const peer = request.socket.remoteAddress;
-    if (request.headers['x-forwarded-for'] !== undefined && request.ip === peer && Date.now() >= this.quietUntil) {
+    if (request.headers['x-forwarded-for'] !== undefined && peer && !this.trusted(peer, 0) && Date.now() >= this.quietUntil) {
       this.quietUntil = Date.now() + QUIET_MS;
       this.logger.warn(
         `ignored X-Forwarded-For from ${peer}, which TRUST_PROXY does not list; if ${peer} is your proxy, add it to TRUST_PROXY, ` +
