@@ -22,6 +22,9 @@ import { median } from './lib/stats.mjs';
 
 export const EXPORT_FORMATS = ['json', 'coco'];
 
+/** The rule the stored consensus is computed by (apps/api/src/submissions/stored-consensus.ts). */
+const CONSENSUS_RULE = 2;
+
 /** Tasks whose consensus the fixture computes per round trip. */
 const CONSENSUS_CHUNK = 10_000;
 
@@ -106,11 +109,13 @@ export async function buildExportFixture(dbUrl, { projectUuid, workerIds, tasks,
     await c.query(
       `INSERT INTO tasks (id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
                           allowed_completion_time_seconds, submission_count, created_at, completed_at,
-                          consensus, consensus_iou_threshold)
+                          consensus, consensus_iou_threshold, consensus_rule)
        SELECT t.id, $1, $2, '{"object":"car"}'::jsonb, 'https://images.example.com/bench/' || t.i || '.jpg', 25, 3,
-              600, 3, t.created_at, t.created_at + interval '4 seconds', x.consensus::json, $3::real
+              600, 3, t.created_at, t.created_at + interval '4 seconds', x.consensus::json, $3::real, $4::smallint
          FROM bench_export_tasks t JOIN bench_export_consensus x ON x.id = t.id`,
-      [projectUuid, prompt, threshold],
+      // The stored consensus's rule: CONSENSUS_RULE in apps/api/src/submissions/stored-consensus.ts (every
+      // submission here is 640x480, so both rules give the same boxes), or the export would compute them all.
+      [projectUuid, prompt, threshold, CONSENSUS_RULE],
     );
     await c.query(
       `INSERT INTO checkouts (id, task_id, worker_id, checked_out_at, expires_at, state, ended_at)
@@ -182,7 +187,18 @@ function check(format, body, tasks) {
 }
 
 /**
- * ctx: { url, liveKey, projectUuid, tasks, runs, warmupRuns, serverPid, adminUrl, log, monitor?,
+ * After the first export: had the fixture's consensus not been used (CONSENSUS_RULE above behind the
+ * API's), the export computed every one and stored it back with the API's rule, and would measure that.
+ */
+async function expectStoredConsensusUsed(ctx) {
+  const stale = await withClient(ctx.dbUrl, async (c) =>
+    (await c.query('SELECT count(*)::int AS n FROM tasks WHERE project_id = $1 AND consensus_rule <> $2', [ctx.projectUuid, CONSENSUS_RULE])).rows[0].n,
+  );
+  if (stale > 0) throw new Error(`the export recomputed ${stale} stored consensus: bench/export.bench.mjs's CONSENSUS_RULE (${CONSENSUS_RULE}) is not the API's`);
+}
+
+/**
+ * ctx: { url, dbUrl, liveKey, projectUuid, tasks, runs, warmupRuns, serverPid, adminUrl, log, monitor?,
  *        maxForeignCores, retries }
  */
 export async function runExport(ctx) {
@@ -215,6 +231,7 @@ export async function runExport(ctx) {
           (r.ok ? '' : `  INVALID: ${r.problem}`),
       );
       (warming ? warm : measured).push(r);
+      if (i === 0) await expectStoredConsensusUsed(ctx);
     }
     const growth = (rs) => rs.map((r) => (r.rss ? mb(r.rss.growthKiB) : null));
     const cpuSeconds = (group) => median(measured.map((r) => (r.cpu ? (group ? r.cpu.groupsCores[group] ?? 0 : r.cpu.oursCores) * r.cpu.seconds : NaN)));

@@ -611,6 +611,7 @@ async function main() {
     results.suites.export = await runExport({
       ...common,
       ...exportTarget,
+      dbUrl,
       runs: opts.exportRuns,
       warmupRuns: opts.exportWarmup,
     });

@@ -19,12 +19,24 @@ import { consensusOf, consensusOfInputs, type ConsensusInput, type SubmissionRow
 const logger = new Logger('StoredConsensus');
 
 /**
+ * The version of the consensus rule this code computes, stored with each consensus (`consensus_rule`):
+ * 2 since a task's boxes are put into one frame (migration 1765700000000). Raise it with any change to
+ * what a stored consensus would hold: stored ones of another version are then computed again.
+ */
+export const CONSENSUS_RULE = 2;
+
+/**
  * SQL: true when the task aliased `t` has a stored consensus computed with `threshold` (an SQL
- * expression of type real: a parameter `$n::real` or `p.consensus_iou_threshold`). Both sides are
- * `real`, so the comparison is exact.
+ * expression of type real: a parameter `$n::real` or `p.consensus_iou_threshold`) by this rule. Both
+ * sides are `real`, so the comparison is exact.
  */
 export function storedConsensusHolds(threshold: string): string {
-  return `(t.consensus IS NOT NULL AND t.consensus_iou_threshold = ${threshold})`;
+  return `(t.consensus IS NOT NULL AND t.consensus_iou_threshold = ${threshold} AND t.consensus_rule = ${CONSENSUS_RULE})`;
+}
+
+/** SQL: the stored consensus of the task aliased `t` may be replaced by one computed with `threshold` (see storeConsensus). */
+function replaceable(threshold: string): string {
+  return `(t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM ${threshold} OR t.consensus_rule <> ${CONSENSUS_RULE})`;
 }
 
 /** The text stored in `tasks.consensus`: exactly the `annotations` JSON of the answers. */
@@ -52,10 +64,9 @@ export function soloConsensusText(workerId: string, boxes: Annotation[], image: 
 const STORE_CONSENSUS: PreparedStatement = {
   name: 'store_consensus',
   text: `
-  UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real
+  UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE}
     FROM unnest($1::uuid[], $3::text[]) AS x(id, consensus), ${ASYNC_COMMIT}
-   WHERE t.id = x.id AND t.completed_at IS NOT NULL
-     AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`,
+   WHERE t.id = x.id AND t.completed_at IS NOT NULL AND ${replaceable('$2::real')}`,
 };
 
 /**
@@ -67,15 +78,14 @@ const STORE_CONSENSUS: PreparedStatement = {
 const STORE_ONE_CONSENSUS: PreparedStatement = {
   name: 'store_one_consensus',
   text: `
-  UPDATE tasks t SET consensus = $3::json, consensus_iou_threshold = $2::real
+  UPDATE tasks t SET consensus = $3::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE}
     FROM ${ASYNC_COMMIT}
-   WHERE t.id = $1 AND t.completed_at IS NOT NULL
-     AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM $2::real)`,
+   WHERE t.id = $1 AND t.completed_at IS NOT NULL AND ${replaceable('$2::real')}`,
 };
 
 /**
- * Stores consensus texts computed by a reader with `threshold` (for tasks whose stored one was missing
- * or computed with another threshold). A cache fill: a failure is logged, never the reader's error,
+ * Stores consensus texts computed by a reader with `threshold` (for tasks whose stored one was missing,
+ * computed with another threshold, or by an older rule). A cache fill: a failure is logged, never the reader's error,
  * since the reader already has the right answer. For the same reason it commits without waiting for
  * the disk (ASYNC_COMMIT): a crash that loses it leaves the consensus missing, which readers fill.
  * Concurrent writers store the same text for the same threshold, and a text stored with a threshold

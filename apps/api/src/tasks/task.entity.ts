@@ -86,6 +86,14 @@ export class Task {
   consensusIouThreshold!: number | null;
 
   /**
+   * The version of the consensus rule `consensus` was computed by (CONSENSUS_RULE in
+   * submissions/stored-consensus.ts): 1 before a task's boxes were put into one frame, 2 since (migration
+   * 1765700000000). Only a stored consensus of the current rule is used; readers replace the others.
+   */
+  @Column('smallint', { default: 1, select: false })
+  consensusRule!: number;
+
+  /**
    * Checkouts of this task in state `active`, expired or not, and the earliest `expires_at` among them:
    * kept by triggers and the submit, read only by the lease query to skip full tasks (migrations
    * 1764300000000 and 1764500000000). After a submit of the earliest of several leases the expiry is a

@@ -9,7 +9,7 @@ import { requestHash } from '../common/canonical-json';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
-import { computeConsensus, soloConsensusText, storeConsensus } from '../submissions/stored-consensus';
+import { CONSENSUS_RULE, computeConsensus, soloConsensusText, storeConsensus } from '../submissions/stored-consensus';
 import type { ConsensusInput } from '../submissions/task-results';
 import { WebhookJobs } from '../webhooks/webhook-jobs';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
@@ -104,7 +104,8 @@ const SUBMIT: PreparedStatement = {
              -- A task of one submission: its consensus is this one's boxes ($10), stored as it completes.
              consensus = CASE WHEN t.required_submissions = 1 THEN $10::json ELSE t.consensus END,
              consensus_iou_threshold = CASE WHEN t.required_submissions = 1 THEN lease.consensus_iou_threshold
-                                            ELSE t.consensus_iou_threshold END
+                                            ELSE t.consensus_iou_threshold END,
+             consensus_rule = CASE WHEN t.required_submissions = 1 THEN ${CONSENSUS_RULE} ELSE t.consensus_rule END
         FROM ended CROSS JOIN lease WHERE t.id = ended.task_id
       RETURNING t.id, t.completed_at, t.callback_endpoint_id, t.required_submissions
     ), event AS (

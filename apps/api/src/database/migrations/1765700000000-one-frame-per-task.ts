@@ -6,25 +6,26 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * it. So the inputs the completing submit reads (task_consensus_inputs, first made by 1764700000000)
  * now carry each submission's image size, in the shape of submissions/task-results.ts consensusInputJson.
  *
- * Consensus stored before this, for a task whose submissions reported different sizes, mixed two frames:
- * it is dropped, so the next reader computes it again (stored-consensus.ts) in the task's frame. Every
- * other stored consensus is unchanged by the rule (one size: nothing is scaled), so it stays.
+ * A stored consensus now says which rule computed it (`consensus_rule`): every one stored before this
+ * reads 1, and only one of the current rule (2, CONSENSUS_RULE) is used, so readers compute the others
+ * again once, in the task's frame, and store them back. Dropping only the consensus of tasks whose
+ * submissions reported different sizes would not do: while a deploy rolls, processes of the older code
+ * keep computing such a consensus unscaled and storing it, and nothing would tell it from a good one.
+ * Adding a column with a constant default rewrites nothing (PostgreSQL 11+), so this takes no time on a
+ * large table; the older code leaves the column as it finds it, and an older task's first read after the
+ * deploy costs what a task completed before stored consensus did (stored-consensus.ts).
  */
 export class OneFramePerTask1765700000000 implements MigrationInterface {
   name = 'OneFramePerTask1765700000000';
 
   async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE tasks ADD COLUMN consensus_rule smallint NOT NULL DEFAULT 1`);
     await q.query(inputsFunction('json_build_array(s.worker_id, s.boxes, s.image_width, s.image_height)'));
-    await q.query(`
-      UPDATE tasks t SET consensus = NULL, consensus_iou_threshold = NULL
-        FROM (SELECT task_id FROM submissions GROUP BY task_id
-               HAVING min(image_width) <> max(image_width) OR min(image_height) <> max(image_height)) mixed
-       WHERE t.id = mixed.task_id AND t.consensus IS NOT NULL`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    // A consensus computed in a frame is still a consensus; readers of the older code simply use it.
     await q.query(inputsFunction('json_build_array(s.worker_id, s.boxes)'));
+    await q.query(`ALTER TABLE tasks DROP COLUMN consensus_rule`);
   }
 }
 

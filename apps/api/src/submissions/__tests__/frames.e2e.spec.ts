@@ -2,7 +2,6 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, type Box } from '../../../test/consensus-fixtures';
-import { OneFramePerTask1765700000000 } from '../../database/migrations/1765700000000-one-frame-per-task';
 
 const SMALL = { image_width: 640, image_height: 480 };
 const LARGE = { image_width: 1280, image_height: 960 };
@@ -105,28 +104,21 @@ describe('one frame per task', () => {
     expect(res.body.data.submissions[1].annotations).toEqual([inFrame]);
   });
 
-  it('migration 1765700000000 drops a stored consensus that mixed two frames, and keeps the others', async () => {
+  it('does not use a consensus stored by an older rule: a reader computes it in the frame and stores it with the current one', async () => {
+    // What a process of the code before frames stores for a task of two sizes, during a deploy or before it.
     const r = await aRequester(t);
     const [w1, w2] = [await signUp(t), await signUp(t)];
-    const task = async (sizes: Array<[number, number]>) => {
-      const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } });
-      const id = created.body.data.task_uuid as string;
-      for (const [i, size] of sizes.entries()) await submitInDb(t.db, { taskId: id, workerId: [w1, w2][i].userId, boxes: [CAR_1], size });
-      await completeInDb(t.db, id);
-      await t.db.query(`UPDATE tasks SET consensus = '[]'::json, consensus_iou_threshold = 0.5 WHERE id = $1`, [id]);
-      return id;
-    };
-    const mixedWidth = await task([[640, 480], [1280, 480]]);
-    const mixedHeight = await task([[640, 480], [640, 960]]);
-    const same = await task([[640, 480], [640, 480]]);
+    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } });
+    const taskId = created.body.data.task_uuid as string;
+    await submitInDb(t.db, { taskId, workerId: w1.userId, boxes: [CAR_1], size: [640, 480], submittedAt: '2024-05-01T10:00:01Z' });
+    await submitInDb(t.db, { taskId, workerId: w2.userId, boxes: [doubled(CAR_2)], size: [1280, 960], submittedAt: '2024-05-01T10:00:02Z' });
+    await completeInDb(t.db, taskId);
+    const unscaled = JSON.stringify([{ ...doubled(CAR_2), support: 1, agreement: 1 }, { ...CAR_1, support: 1, agreement: 1 }]);
+    await t.db.query(`UPDATE tasks SET consensus = $2::json, consensus_iou_threshold = 0.5, consensus_rule = 1 WHERE id = $1`, [taskId, unscaled]);
 
-    const runner = t.db.createQueryRunner();
-    try {
-      await new OneFramePerTask1765700000000().up(runner);
-    } finally {
-      await runner.release();
-    }
-    const rows: Array<{ id: string; consensus: string | null }> = await t.db.query('SELECT id, consensus::text FROM tasks WHERE id = ANY($1)', [[mixedWidth, mixedHeight, same]]);
-    expect(Object.fromEntries(rows.map((row) => [row.id, row.consensus]))).toEqual({ [mixedWidth]: null, [mixedHeight]: null, [same]: '[]' });
+    const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
+    expect(one.body.data.annotations).toEqual([{ label: 'car', center_x: 152, center_y: 100, width: 101, height: 102, support: 2, agreement: expect.any(Number) }]);
+    const [row] = await t.db.query('SELECT consensus::text AS consensus, consensus_rule FROM tasks WHERE id = $1', [taskId]);
+    expect(row).toEqual({ consensus: JSON.stringify(one.body.data.annotations), consensus_rule: 2 });
   });
 });

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { pgPool } from '../../database/prepared-statement';
-import { storeConsensus } from '../stored-consensus';
+import { CONSENSUS_RULE, storeConsensus } from '../stored-consensus';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON } from '../../../test/consensus-fixtures';
 
 const IMAGE = { image_width: 640, image_height: 480 };
@@ -127,6 +127,8 @@ describe('stored consensus', () => {
     expect(same.one).toBe(true);
     const row = await stored(taskId);
     expect(row.threshold).toBe(0.75);
+    // Stored as the current rule's, so the answers use it as it is.
+    expect((await t.db.query('SELECT consensus_rule FROM tasks WHERE id = $1', [taskId]))[0].consensus_rule).toBe(CONSENSUS_RULE);
     const solo = [
       { ...SHARED_PERSON, support: 1, agreement: 1 },
       { ...CAR_1, support: 1, agreement: 1 },
