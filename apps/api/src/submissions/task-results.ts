@@ -80,7 +80,8 @@ export function frameOf(submissions: SubmissionRow[]): ImageSize | null {
 
 /** Each worker's own boxes, in the task's frame (consensusInFrame) like its consensus. */
 export function toWorkerSubmissions(projectId: string, submissions: SubmissionRow[]): WorkerSubmission[] {
-  const frame = frameOf(submissions) as ImageSize;
+  const frame = frameOf(submissions);
+  if (!frame) return [];
   return submissions.map((s) => ({
     submission_id: s.id,
     worker: workerPseudonym(projectId, s.worker_id),
