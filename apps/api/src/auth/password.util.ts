@@ -56,22 +56,28 @@ async function verifyPassword(password: string, stored: string, params: ScryptPa
   return ok;
 }
 
-/** The work still owed after a check with `done` to match one with `target` (p adds up at equal N and r). */
-function padding(done: ScryptParams, target: ScryptParams): ScryptParams | undefined {
-  if (!weaker(done, target)) return undefined;
-  return done.N === target.N && done.r === target.r ? { ...target, p: target.p - done.p } : target;
+/**
+ * The work still owed after a check with `done` to match one with `target`: target's N and r, with the p
+ * that makes up the difference (rounded up), or nothing when `done` already cost as much.
+ */
+export function padding(done: ScryptParams, target: ScryptParams): ScryptParams | undefined {
+  const owed = work(target) - work(done);
+  if (owed <= 0) return undefined;
+  return { N: target.N, r: target.r, p: Math.ceil(owed / (target.N * target.r)) };
 }
 
-/** True when `stored` was made with less work than `params` on any parameter: log-in then hashes it again. */
+/**
+ * True when `stored` was made with other parameters than `params`: log-in then hashes it again, so every
+ * hash converges on what the setting asks, cheaper as well as dearer (an operator who lowers
+ * PASSWORD_SCRYPT_P means it; and an unknown email's decoy costs what the setting says).
+ */
 export function needsRehash(stored: string, params: ScryptParams): boolean {
   const parsed = parse(stored);
-  return !parsed || weaker(parsed.params, params);
+  return !parsed || parsed.params.N !== params.N || parsed.params.r !== params.r || parsed.params.p !== params.p;
 }
 
-/** Less work than `than` on any parameter. */
-function weaker(params: ScryptParams, than: ScryptParams): boolean {
-  return params.N < than.N || params.r < than.r || params.p < than.p;
-}
+/** scrypt's work, in units of one block mix over N: it grows as N · r · p. */
+const work = (params: ScryptParams): number => params.N * params.r * params.p;
 
 /** Hashes of a random password, one per parameters, made once: what an unknown email's log-in is checked against. */
 const decoys = new Map<string, Promise<string>>();

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { hashPassword, needsRehash, scryptParams, verifyUserPassword } from '../password.util';
+import { hashPassword, needsRehash, padding, scryptParams, verifyUserPassword } from '../password.util';
 
 /** Median time of `runs` calls of `check`, in ms. */
 async function medianMs(runs: number, check: () => Promise<unknown>): Promise<number> {
@@ -37,15 +37,16 @@ describe('verifyUserPassword', () => {
 });
 
 describe('needsRehash', () => {
-  it('is true for a hash made with less work than new hashes get, or one it cannot read', () => {
+  it('is true for a hash made with other parameters than new hashes get, or one it cannot read', () => {
     const at = (n: number, r: number, p: number) => `scrypt$${n}$${r}$${p}$c2FsdA==$aGFzaA==`;
     const current = scryptParams(5);
     expect(needsRehash(at(16384, 8, 1), current)).toBe(true);
     expect(needsRehash(at(8192, 8, 5), current)).toBe(true);
     expect(needsRehash(at(16384, 4, 5), current)).toBe(true);
     expect(needsRehash(at(16384, 8, 5), current)).toBe(false);
-    // Stronger than the setting (a setting lowered again): kept, never weakened.
-    expect(needsRehash(at(16384, 8, 8), current)).toBe(false);
+    // Dearer than the setting (a setting lowered since): hashed again too, as the operator asked.
+    expect(needsRehash(at(16384, 8, 8), current)).toBe(true);
+    expect(needsRehash(at(32768, 8, 1), current)).toBe(true);
     expect(needsRehash('bcrypt$whatever', current)).toBe(true);
   });
 });
@@ -67,5 +68,15 @@ describe('an account whose hash predates a raise of the parameters', () => {
     const oldAccount = await medianMs(5, () => verifyUserPassword('wrong password', old, current));
     // Unpadded, the old hash's check is a quarter of the decoy's work (p = 1 against 4).
     expect(oldAccount / unknown).toBeGreaterThan(0.6);
+  });
+
+  it('is padded by exactly the work it lacks (N · r · p), in the current N and r, and not at all when it cost as much', () => {
+    expect(padding({ N: 16384, r: 8, p: 1 }, { N: 16384, r: 8, p: 4 })).toEqual({ N: 16384, r: 8, p: 3 });
+    // N raised: 2 units owed at N = 2^14 are 1 p at 2^15, not a whole current hash (2 p).
+    expect(padding({ N: 16384, r: 8, p: 2 }, { N: 32768, r: 8, p: 2 })).toEqual({ N: 32768, r: 8, p: 1 });
+    // A remainder rounds up: 3 units owed at 2 a p.
+    expect(padding({ N: 16384, r: 8, p: 1 }, { N: 32768, r: 8, p: 2 })).toEqual({ N: 32768, r: 8, p: 2 });
+    expect(padding({ N: 16384, r: 8, p: 5 }, { N: 16384, r: 8, p: 5 })).toBeUndefined();
+    expect(padding({ N: 16384, r: 8, p: 8 }, { N: 16384, r: 8, p: 5 })).toBeUndefined();
   });
 });

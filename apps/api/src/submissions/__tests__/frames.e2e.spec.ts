@@ -120,5 +120,17 @@ describe('one frame per task', () => {
     expect(one.body.data.annotations).toEqual([{ label: 'car', center_x: 152, center_y: 100, width: 101, height: 102, support: 2, agreement: expect.any(Number) }]);
     const [row] = await t.db.query('SELECT consensus::text AS consensus, consensus_rule FROM tasks WHERE id = $1', [taskId]);
     expect(row).toEqual({ consensus: JSON.stringify(one.body.data.annotations), consensus_rule: 2 });
+
+    // The older code again, after a threshold change: it stores its own consensus and leaves the rule as
+    // it finds it (2). The write changes the threshold and not the rule, so the rule goes back to 1.
+    await t.db.query(`UPDATE tasks t SET consensus = $2::json, consensus_iou_threshold = 0.75 WHERE t.id = $1
+                        AND (t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM 0.75)`, [taskId, unscaled]);
+    expect((await t.db.query('SELECT consensus_rule FROM tasks WHERE id = $1', [taskId]))[0].consensus_rule).toBe(1);
+    const res = await t.request({ method: 'PATCH', url: `/api/console/projects/${r.projectUuid}`, headers: r.auth, body: { consensus_iou_threshold: 0.75 } });
+    expect(res.status).toBe(200);
+    const again = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
+    expect(again.body.data.annotations).toEqual(one.body.data.annotations);
+    // The reader's store keeps the threshold, so it keeps its rule, and the next read uses it as it is.
+    expect((await t.db.query('SELECT consensus_rule FROM tasks WHERE id = $1', [taskId]))[0].consensus_rule).toBe(2);
   });
 });
