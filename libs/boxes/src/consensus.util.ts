@@ -30,7 +30,7 @@
  *
  * Frames: boxes are in the pixels of the image size their worker's browser reported. With
  * `options.frame`, a submission that reported another size has its boxes scaled into the frame
- * first (scaleBox), so that the same object drawn on a 640 px and a 1280 px copy merges, and the
+ * first (rectInFrame), so that the same object drawn on a 640 px and a 1280 px copy merges, and the
  * result is in the frame's pixels. A scaled box is clamped to the frame: a box may lie half a pixel
  * past its own image's edge (EDGE_ROUNDING_SLACK), and scaling up would widen that, so rule 4's "no
  * clamping is needed" holds for the scaled boxes only once they are clamped.
@@ -41,13 +41,12 @@
  * (they still do not change k: the worker did submit).
  */
 import { boxToRect, rectToBox } from './box-rect.util';
-import type { Box, ImageSize, Rect } from './box.types';
+import type { Box, Rect } from './box.types';
 import type { ConsensusBox, ConsensusOptions, Submission } from './consensus.types';
 import { rectIou } from './iou.util';
 import { median } from './median.util';
 import { roundBox, roundHalfAwayFromZero } from './round.util';
-import { clampRect } from './clamp.util';
-import { sameSize, scaleBox } from './scale.util';
+import { rectInFrame } from './scale.util';
 
 export const DEFAULT_IOU_THRESHOLD = 0.5;
 
@@ -158,12 +157,6 @@ function bestCluster(entry: Entry, clusters: readonly Cluster[], threshold: numb
     }
   }
   return best;
-}
-
-/** A box's edges in the frame: scaled when its image had another size, then clamped to the frame (see header). */
-function rectInFrame(box: Box, image: ImageSize, frame: ImageSize): Rect {
-  if (sameSize(image, frame)) return boxToRect(box);
-  return clampRect(boxToRect(scaleBox(box, image, frame)), frame);
 }
 
 export function consensus(submissions: readonly Submission[], options: ConsensusOptions = {}): ConsensusBox[] {

@@ -7,7 +7,7 @@ export { clampBox, clampRect } from './clamp.util';
 export { EDGE_ROUNDING_SLACK, boxInsideImage } from './validate.util';
 export { iou, rectIou } from './iou.util';
 export { median } from './median.util';
-export { sameSize, scaleBox } from './scale.util';
+export { boxInFrame, sameSize } from './scale.util';
 
 export type { Point, StageSize, Viewport, ZoomLimits } from './viewport.types';
 export { imageRectToScreen, imageToScreen, screenRectToImage, screenToImage } from './transform.util';

@@ -1,4 +1,7 @@
-import type { Box, ImageSize } from './box.types';
+import { boxToRect, rectToBox } from './box-rect.util';
+import type { Box, ImageSize, Rect } from './box.types';
+import { clampRect } from './clamp.util';
+import { roundBox } from './round.util';
 
 /**
  * A box drawn on an image whose browser reported size `from`, in the pixels of the same picture at
@@ -25,4 +28,24 @@ export function scaleBox(box: Box, from: ImageSize, to: ImageSize): Box {
 
 export function sameSize(a: ImageSize, b: ImageSize): boolean {
   return a.width === b.width && a.height === b.height;
+}
+
+/**
+ * A box's edges in the pixels of `to`, for a box drawn at `from`: scaled (scaleBox) and clamped to `to`,
+ * since a box may lie half a pixel past its own image's edge (EDGE_ROUNDING_SLACK) and scaling up would
+ * widen that. Not rounded. The same size gives the box's own edges, unclamped, as it would be used
+ * without a frame.
+ */
+export function rectInFrame(box: Box, from: ImageSize, to: ImageSize): Rect {
+  if (sameSize(from, to)) return boxToRect(box);
+  return clampRect(boxToRect(scaleBox(box, from, to)), to);
+}
+
+/**
+ * rectInFrame as an integer box (clampBox's rule: clamped, then center and size rounded), for showing a
+ * box drawn at one size over the picture at another; the very box when the sizes are equal.
+ */
+export function boxInFrame<B extends Box>(box: B, from: ImageSize, to: ImageSize): B | Box {
+  if (sameSize(from, to)) return box;
+  return roundBox(rectToBox(box.label, rectInFrame(box, from, to)));
 }

@@ -1,4 +1,4 @@
-import { clampBox, consensus, sameSize, scaleBox, type ImageSize, type Submission } from '@crowdbox/boxes';
+import { boxInFrame, consensus, type ImageSize, type Submission } from '@crowdbox/boxes';
 import type { Annotation, ConsensusAnnotation, WorkerSubmission } from '@crowdbox/contracts';
 import { workerPseudonym } from './worker-pseudonym';
 
@@ -85,13 +85,12 @@ export function toWorkerSubmissions(projectId: string, submissions: SubmissionRo
   return submissions.map((s) => ({
     submission_id: s.id,
     worker: workerPseudonym(projectId, s.worker_id),
-    annotations: s.boxes.map((b) => inFrame(b, imageOf(s), frame)),
+    annotations: s.boxes.map((b) => fiveFields(boxInFrame(b, imageOf(s), frame))),
     submitted_at: new Date(s.created_at).toISOString(),
   }));
 }
 
-/** The five fields of a stored box, scaled into `frame`, then clamped and rounded, when it was drawn at another size. */
-function inFrame(box: Annotation, image: ImageSize, frame: ImageSize): Annotation {
-  if (sameSize(image, frame)) return { label: box.label, center_x: box.center_x, center_y: box.center_y, width: box.width, height: box.height };
-  return clampBox(scaleBox(box, image, frame), frame);
+/** Only the five fields of a box, in the contract's order. */
+function fiveFields(box: Annotation): Annotation {
+  return { label: box.label, center_x: box.center_x, center_y: box.center_y, width: box.width, height: box.height };
 }

@@ -15,7 +15,7 @@ describe('public entry', () => {
       'iou',
       'rectIou',
       'median',
-      'scaleBox',
+      'boxInFrame',
       'sameSize',
       'imageToScreen',
       'screenToImage',

@@ -1,8 +1,7 @@
 import { boxInsideImage } from '../validate.util';
-import { clampBox } from '../clamp.util';
-import { sameSize, scaleBox } from '../scale.util';
+import { boxInFrame, sameSize, scaleBox } from '../scale.util';
 
-describe('scaleBox', () => {
+describe('scaleBox and boxInFrame', () => {
   const car = { label: 'car', center_x: 100, center_y: 50, width: 40, height: 20 };
 
   it('returns the very box when the sizes are equal', () => {
@@ -31,8 +30,16 @@ describe('scaleBox', () => {
     // Edges 590..640 and 440..480 of a 640x480 image, put into a 1000x750 one: 921.875..1000.
     const edge = { label: 'car', center_x: 615, center_y: 460, width: 50, height: 40 };
     const frame = { width: 1000, height: 750 };
-    const scaled = clampBox(scaleBox(edge, { width: 640, height: 480 }, frame), frame);
+    const scaled = boxInFrame(edge, { width: 640, height: 480 }, frame);
     expect(boxInsideImage(scaled, frame)).toBeNull();
+  });
+
+  it('boxInFrame gives the very box at the same size, and an integer box clamped to the other size', () => {
+    const size = { width: 640, height: 480 };
+    expect(boxInFrame(car, size, { ...size })).toBe(car);
+    // Edges 317.5..320.5 of a 320 px copy (its half-pixel slack) are 1270..1280 in a 1280 px frame, not 1282.
+    const atEdge = { label: 'car', center_x: 319, center_y: 120, width: 3, height: 4 };
+    expect(boxInFrame(atEdge, { width: 320, height: 240 }, { width: 1280, height: 960 })).toEqual({ label: 'car', center_x: 1275, center_y: 480, width: 10, height: 16 });
   });
 
   it('compares sizes by both dimensions', () => {

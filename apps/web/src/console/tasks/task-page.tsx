@@ -1,5 +1,5 @@
 import { Annotator, type OverlayBoxSet } from '@crowdbox/annotator';
-import { clampBox, sameSize, scaleBox, type Box, type ImageSize } from '@crowdbox/boxes';
+import { boxInFrame, sameSize, type Box, type ImageSize } from '@crowdbox/boxes';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { TaskPrompt } from '../../work/task-prompt';
@@ -37,7 +37,7 @@ export function TaskPage() {
 function useBoxesOnImage(frame: ImageSize | null, image: ImageSize | null): (boxes: Box[]) => Box[] {
   return useMemo(() => {
     if (!frame || !image || sameSize(frame, image)) return (boxes) => boxes;
-    return (boxes) => boxes.map((box) => clampBox(scaleBox(box, frame, image), image));
+    return (boxes) => boxes.map((box) => boxInFrame(box, frame, image));
   }, [frame, image]);
 }
 
