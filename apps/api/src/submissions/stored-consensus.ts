@@ -34,9 +34,13 @@ export function storedConsensusHolds(threshold: string): string {
   return `(t.consensus IS NOT NULL AND t.consensus_iou_threshold = ${threshold} AND t.consensus_rule = ${CONSENSUS_RULE})`;
 }
 
-/** SQL: the stored consensus of the task aliased `t` may be replaced by one computed with `threshold` (see storeConsensus). */
+/**
+ * SQL: the stored consensus of the task aliased `t` may be replaced by one computed with `threshold`
+ * (see storeConsensus): exactly when it does not hold. ck_tasks_consensus keeps the threshold set
+ * whenever the consensus is, so the negation is never NULL.
+ */
 function replaceable(threshold: string): string {
-  return `(t.consensus IS NULL OR t.consensus_iou_threshold IS DISTINCT FROM ${threshold} OR t.consensus_rule <> ${CONSENSUS_RULE})`;
+  return `NOT ${storedConsensusHolds(threshold)}`;
 }
 
 /** The text stored in `tasks.consensus`: exactly the `annotations` JSON of the answers. */
