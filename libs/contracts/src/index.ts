@@ -9,4 +9,5 @@ export * from './console/api-key.schema';
 export * from './console/project.schema';
 export * from './console/console.responses';
 export * from './work/work.schema';
+export * from './work/work-errors';
 export * from './queues';

@@ -170,7 +170,7 @@ export class CheckoutsService {
       worker.userId,
     ]);
     if (!current[0]) throw workErrors.checkoutNotFound();
-    if (current[0].state === 'submitted') throw ApiException.unprocessable('root', 'checkout was already submitted');
+    if (current[0].state === 'submitted') throw workErrors.releaseSubmitted();
     return { checkout_id: checkoutId, state: current[0].state };
   }
 }

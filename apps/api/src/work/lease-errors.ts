@@ -1,3 +1,4 @@
+import { WORK_ERROR } from '@crowdbox/contracts';
 import { ApiException } from '../common/errors/api.exception';
 
 /** SQLSTATEs raised by the lease triggers (database/migrations/1763900000000-leases.ts). */
@@ -12,13 +13,14 @@ export const LEASE_SQLSTATE = {
 } as const;
 
 export const workErrors = {
-  noTaskAvailable: () => ApiException.notFound('no task available'),
-  checkoutNotFound: () => ApiException.notFound('checkout not found'),
-  projectNotFound: () => ApiException.notFound('project not found'),
-  expired: () => ApiException.unprocessable('root', 'checkout has expired'),
-  released: () => ApiException.unprocessable('root', 'checkout was released; check out a new task'),
-  cancelled: () => ApiException.unprocessable('root', 'the task was cancelled by its requester'),
-  completed: () => ApiException.unprocessable('root', 'the task was completed by other workers; check out a new task'),
-  alreadySubmitted: () =>
-    ApiException.unprocessable('root', 'checkout was already submitted with other annotations; a submission cannot be changed'),
+  noTaskAvailable: () => ApiException.notFound(WORK_ERROR.noTaskAvailable),
+  checkoutNotFound: () => ApiException.notFound(WORK_ERROR.checkoutNotFound),
+  projectNotFound: () => ApiException.notFound(WORK_ERROR.projectNotFound),
+  expired: () => ApiException.unprocessable('root', WORK_ERROR.expired),
+  released: () => ApiException.unprocessable('root', WORK_ERROR.released),
+  cancelled: () => ApiException.unprocessable('root', WORK_ERROR.cancelled),
+  completed: () => ApiException.unprocessable('root', WORK_ERROR.completed),
+  alreadySubmitted: () => ApiException.unprocessable('root', WORK_ERROR.submittedOtherwise),
+  /** Release of a submitted checkout. */
+  releaseSubmitted: () => ApiException.unprocessable('root', WORK_ERROR.alreadySubmitted),
 };

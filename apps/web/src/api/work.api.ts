@@ -1,4 +1,4 @@
-import type { CheckoutResponse, EarningsResponse, SubmitBody, SubmitResponse, WorkProjectResponse } from '@crowdbox/contracts';
+import { WORK_ERROR, type CheckoutResponse, type EarningsResponse, type SubmitBody, type SubmitResponse, type WorkProjectResponse } from '@crowdbox/contracts';
 import { api, apiRequest } from './client';
 
 /** The worker API (API.md §3). */
@@ -15,15 +15,15 @@ export const workApi = {
   release: (checkoutId: string) => api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`),
 };
 
-// The details the worker API answers with (apps/api/src/work/lease-errors.ts), matched exactly.
-export const NO_TASK_AVAILABLE = 'no task available';
-export const CHECKOUT_EXPIRED = 'checkout has expired';
-export const TASK_CANCELLED = 'the task was cancelled by its requester';
+// The details the worker API answers with, matched exactly (one definition: libs/contracts WORK_ERROR).
+export const NO_TASK_AVAILABLE = WORK_ERROR.noTaskAvailable;
+export const CHECKOUT_EXPIRED = WORK_ERROR.expired;
+export const TASK_CANCELLED = WORK_ERROR.cancelled;
 /** Submit of a lease taken as another ran out, whose late submit completed the task. */
-export const TASK_COMPLETED = 'the task was completed by other workers; check out a new task';
+export const TASK_COMPLETED = WORK_ERROR.completed;
 /** Submit of a lease given back (Skip, perhaps in another tab). */
-export const CHECKOUT_RELEASED = 'checkout was released; check out a new task';
+export const CHECKOUT_RELEASED = WORK_ERROR.released;
 /** Submit with boxes other than those of the submission already made (the same body again replays it). */
-export const ALREADY_SUBMITTED_OTHERWISE = 'checkout was already submitted with other annotations; a submission cannot be changed';
+export const ALREADY_SUBMITTED_OTHERWISE = WORK_ERROR.submittedOtherwise;
 /** Release of a submitted checkout. */
-export const ALREADY_SUBMITTED = 'checkout was already submitted';
+export const ALREADY_SUBMITTED = WORK_ERROR.alreadySubmitted;
