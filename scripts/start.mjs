@@ -83,11 +83,15 @@ function apiEnvironment() {
 
 /** Uses the Redis at REDIS_URL, or starts a private one when nothing answers on this machine. */
 async function ensureRedis(env) {
-  const shown = redactPassword(env.REDIS_URL);
-  const ping = await step(pingRedis(env.REDIS_URL, 1000));
+  // With REDIS_CLUSTER=true, REDIS_URL lists a cluster's nodes; the first answering PING is enough
+  // here (the API's cluster client finds the rest), and a private single node would be no substitute.
+  const first = env.REDIS_URL.split(',')[0].trim();
+  const cluster = /^(true|1|yes)$/.test(env.REDIS_CLUSTER ?? '');
+  const shown = env.REDIS_URL.split(',').map((url) => redactPassword(url.trim())).join(',');
+  const ping = await step(pingRedis(first, 1000));
   if (ping.ok) return shown;
   const binary = findRedisServer();
-  if (ping.reachable || !isLocalRedisUrl(env.REDIS_URL) || !binary) throw new Error(redisAdvice(shown, ping));
+  if (cluster || ping.reachable || !isLocalRedisUrl(first) || !binary) throw new Error(redisAdvice(shown, ping));
   log(`nothing answers at ${shown} (${ping.reason}): starting a private redis-server`);
   const started = await step(startPrivateRedis(binary), (r) => (owned.redis = r));
   started.child.exited.then((result) => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
 import { APP_CONFIG } from '../config/config.module';
@@ -36,7 +36,7 @@ export class RateLimitService {
   /** One reservation in flight per key: the requests that find no token wait for it together. */
   private readonly reserving = new Map<string, Promise<void>>();
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(REDIS) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
     const points = config.RATE_LIMIT_REQUESTS;
     this.points = points;
     this.block = rateLimitBlock(points, config.RATE_LIMIT_BLOCK);

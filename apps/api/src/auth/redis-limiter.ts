@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 
 /**
@@ -6,7 +6,7 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
  * limiter of the same numbers standing in while Redis is unreachable: an outage neither blocks everyone
  * nor lifts the limit. The API-key rate limit, the log-in limits and the sign-up limit are built here.
  */
-export function redisLimiter(redis: Redis, keyPrefix: string, points: number, durationSeconds: number): RateLimiterRedis {
+export function redisLimiter(redis: RedisClient, keyPrefix: string, points: number, durationSeconds: number): RateLimiterRedis {
   return new RateLimiterRedis({
     storeClient: redis,
     keyPrefix,

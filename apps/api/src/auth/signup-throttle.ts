@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
 import { clientAddressKey } from '../common/http/client-address-key';
@@ -24,7 +24,7 @@ const WINDOW_SECONDS = 60 * 60;
 export class SignupThrottle {
   private readonly perAddress: RateLimiterRedis;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(REDIS) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
     this.perAddress = redisLimiter(redis, `${config.REDIS_PREFIX}:signup-address`, config.SIGNUPS_PER_ADDRESS_PER_HOUR, WINDOW_SECONDS);
   }
 

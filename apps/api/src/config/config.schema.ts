@@ -88,7 +88,19 @@ export const configSchema = z.object({
   /** statement_timeout of the pool's sessions; 0 (the default) sets none. Migrations run without it. */
   DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
   MIGRATE_ON_BOOT: bool.default(true),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  /** One redis:// or rediss:// URL; with REDIS_CLUSTER, one or more of a cluster's nodes, separated by commas. */
+  REDIS_URL: z
+    .string()
+    .refine(
+      (value) => value.split(',').every((url) => /^rediss?:\/\/[^\s]+$/.test(url.trim()) && URL.canParse(url.trim())),
+      'must be a redis:// or rediss:// URL (with REDIS_CLUSTER=true, one or more separated by commas)',
+    )
+    .default('redis://127.0.0.1:6379'),
+  /**
+   * Whether REDIS_URL is a Redis Cluster: the app then uses a cluster client, and BullMQ's prefix
+   * becomes a hash tag (`{cb:bull}`) so each queue's keys share a slot (docs/scaling.md).
+   */
+  REDIS_CLUSTER: bool.default(false),
   /** Prefix of every Redis key and BullMQ queue; tests give each file its own. */
   REDIS_PREFIX: z.string().min(1).default('cb'),
   /** How long GET /readyz waits for PostgreSQL and Redis before it answers 503. */

@@ -1,3 +1,4 @@
+import { redisUrls } from '../redis/redis-client';
 import { configSchema, type AppConfig, type AppRole } from './config.schema';
 
 /** Thrown at boot when a setting is missing or wrong; the message names every bad setting. */
@@ -15,6 +16,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
       if (!empty.includes(name)) lines.push(`  ${name}: ${issue.message}`);
     }
   }
+  if (parsed.success) lines.push(...redisUrlProblems(parsed.data).map((problem) => `  REDIS_URL: ${problem}`));
   if (!parsed.success || lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return { ...parsed.data, role: roleFrom(argv) };
 }
@@ -51,4 +53,20 @@ function roleFrom(argv: string[]): AppRole {
     throw new ConfigError(`Invalid configuration:\n  --role: must be all, http or jobs (got "${role}")`);
   }
   return role;
+}
+
+/**
+ * What REDIS_URL cannot mean given REDIS_CLUSTER. A cluster client takes the first URL's credentials and
+ * TLS for every node, so the URLs must agree on them, and a cluster has only database 0.
+ */
+function redisUrlProblems(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'>): string[] {
+  const urls = redisUrls(config.REDIS_URL).map((url) => new URL(url));
+  if (!config.REDIS_CLUSTER) {
+    return urls.length > 1 ? [`lists ${urls.length} nodes; set REDIS_CLUSTER=true if they are a Redis Cluster's (one node takes one URL)`] : [];
+  }
+  const problems: string[] = [];
+  if (urls.some((url) => url.pathname.length > 1 && url.pathname !== '/0')) problems.push('a Redis Cluster has only database 0; remove the /<db> path');
+  const access = (url: URL) => `${url.protocol}//${url.username}:${url.password}`;
+  if (urls.some((url) => access(url) !== access(urls[0]))) problems.push("a Redis Cluster's nodes share one scheme and one user and password; give every URL the same");
+  return problems;
 }

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/redis-client';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { APP_CONFIG } from '../config/config.module';
@@ -14,7 +14,7 @@ import { REDIS } from '../redis/redis.module';
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 

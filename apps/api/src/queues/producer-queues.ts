@@ -1,12 +1,11 @@
 import { QUEUES, type CheckoutExpiryJob, type WebhookChallengeJob, type WebhookDeliveryJob } from '@crowdbox/contracts';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG } from '../config/config.module';
 import { bullErrorLog } from './bull-error-log';
 import type { AppConfig } from '../config/config.schema';
+import { bullPrefix, type RedisClient } from '../redis/redis-client';
 import { REDIS } from '../redis/redis.module';
-import { bullPrefix } from './redis-connection';
 
 /**
  * The queues that requests put jobs on and take them off, on the app's shared Redis client
@@ -26,7 +25,7 @@ export class ProducerQueues implements OnApplicationShutdown {
   readonly webhookDelivery: Queue<WebhookDeliveryJob>;
   readonly webhookChallenge: Queue<WebhookChallengeJob>;
 
-  constructor(@Inject(REDIS) private readonly redis: Redis, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(REDIS) private readonly redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
     // No version check: it is one INFO after the client's first 'ready', and were Redis to drop in that
     // instant, the rejection would stay in the queue for good (BullMQ does not retry its init), failing
     // every later add. The workers' own connections check the version.

@@ -1,11 +1,13 @@
 import { QUEUES } from '@crowdbox/contracts';
 import { BullModule } from '@nestjs/bullmq';
+import type { ConnectionOptions } from 'bullmq';
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { LoggedQueue, LoggedWorker } from './logged-bull-classes';
 import { ProducerQueues } from './producer-queues';
-import { bullPrefix, redisOptionsFromUrl } from './redis-connection';
+import { bullPrefix } from '../redis/redis-client';
+import { BULLMQ_CONNECTION } from '../redis/redis.module';
 
 // Before BullModule.registerQueue below, which takes the class when it is called. Every queue and
 // worker @nestjs/bullmq builds then logs its errors through the JSON log, at most once a minute each
@@ -22,9 +24,9 @@ BullModule.workerClass = LoggedWorker;
 @Module({
   imports: [
     BullModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
-        connection: redisOptionsFromUrl(config.REDIS_URL),
+      inject: [APP_CONFIG, BULLMQ_CONNECTION],
+      useFactory: (config: AppConfig, connection: ConnectionOptions) => ({
+        connection,
         prefix: bullPrefix(config),
         defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
       }),

@@ -95,4 +95,14 @@ describe('loadConfig', () => {
   it('refuses a hop count for TRUST_PROXY, which Fastify would ignore', () => {
     expect(failure({ TRUST_PROXY: '1' })).toContain('TRUST_PROXY: a hop count (1) is not supported');
   });
+  it('reads REDIS_URL as one node, or with REDIS_CLUSTER=true as a cluster\'s nodes, and refuses what cannot be meant', () => {
+    expect(load({}).REDIS_CLUSTER).toBe(false);
+    const nodes = 'redis://:pw@10.0.0.1:7000, redis://:pw@10.0.0.2:7000';
+    expect(load({ REDIS_URL: nodes, REDIS_CLUSTER: 'true' })).toMatchObject({ REDIS_URL: nodes, REDIS_CLUSTER: true });
+    expect(failure({ REDIS_URL: nodes })).toContain("REDIS_URL: lists 2 nodes; set REDIS_CLUSTER=true if they are a Redis Cluster's");
+    expect(failure({ REDIS_URL: 'redis://10.0.0.1:7000/2', REDIS_CLUSTER: 'true' })).toContain('REDIS_URL: a Redis Cluster has only database 0');
+    expect(failure({ REDIS_URL: 'redis://:a@10.0.0.1:7000,rediss://:a@10.0.0.2:7000', REDIS_CLUSTER: 'true' })).toContain('share one scheme and one user and password');
+    expect(failure({ REDIS_URL: 'redis://10.0.0.1:7000,http://10.0.0.2', REDIS_CLUSTER: 'true' })).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+    expect(failure({ REDIS_URL: 'localhost:6379' })).toContain('REDIS_URL: must be a redis:// or rediss:// URL');
+  });
 });
