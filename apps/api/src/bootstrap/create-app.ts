@@ -1,7 +1,7 @@
 import { LIMITS } from '@crowdbox/contracts';
 import fastifyCookie from '@fastify/cookie';
 import { NestFactory } from '@nestjs/core';
-import { LogController } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
@@ -9,6 +9,7 @@ import { levels } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ErrorFilter } from '../common/errors/error.filter';
+import { sendError } from '../common/errors/error-response';
 import { registerBrowserOriginCheck } from '../common/http/browser-origin';
 import { registerJsonBodyParser } from '../common/http/json-body.parser';
 import { RouteTable } from '../common/http/route-table';
@@ -37,6 +38,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     trustProxy: config.TRUST_PROXY,
     // Every route gets its own limit (registerJsonBodyParser); this is for anything else.
     bodyLimit: LIMITS.bodyBytes,
+    // Errors Fastify meets before any route runs (a path that is not valid percent-encoding, a path
+    // parameter past maxParamLength) get the contract's error shape too, instead of Fastify's own.
+    // (No route, so no onSend hook below: the request id is set here.)
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendError(reply.header('x-request-id', request.id), request, error),
+    // A path parameter longer than this is answered 414 before routing; below it, a malformed id reaches
+    // its route and gets that route's answer (e.g. 422 "worktask not found"), as a 100-character one did.
+    routerOptions: { maxParamLength: 1000 },
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
