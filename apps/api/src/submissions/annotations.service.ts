@@ -134,7 +134,10 @@ export class AnnotationsService {
    * (and their consensus stored, see storeBack).
    */
   private async *jsonExport(project: Project, withSubmissions: boolean): AsyncIterable<string> {
-    yield '{"data":[';
+    // The opening goes out with the first page: until a stream's first chunk, Fastify can still answer
+    // its error as an error (a busy pool: 503 with Retry-After), where after it the 200 is sent and a
+    // failure can only cut the body short.
+    let opening = '{"data":[';
     let first = true;
     const threshold = project.consensusIouThreshold;
     const store = storeBack(this.pool, threshold);
@@ -148,14 +151,15 @@ export class AnnotationsService {
         );
     try {
       for await (const entries of batches) {
-        yield (first ? '' : ',') + entries.join(',');
+        yield opening + (first ? '' : ',') + entries.join(',');
+        opening = '';
         first = false;
         store.flush();
       }
     } finally {
       await store.done();
     }
-    yield ']}';
+    yield opening + ']}';
   }
 
   /** COCO: images (their text built by the database), then the boxes of the same tasks (cocoExport). */

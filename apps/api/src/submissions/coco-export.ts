@@ -74,13 +74,14 @@ export function annotationTails(boxes: ConsensusAnnotation[], categoryIds: Reado
  * the client took to download.
  */
 export async function* cocoExport(project: Project, source: CocoSource, createdAt = new Date().toISOString()): AsyncIterable<string> {
-  yield JSON.stringify({
-    info: { description: `Crowdbox export of ${project.name}`, version: '1.0', date_created: createdAt },
-    licenses: [],
-    categories: cocoCategories(project),
-  }).slice(0, -1);
-
-  yield ',"images":[';
+  // The opening goes out with the first page of images: an error before a stream's first chunk is
+  // still answered as an error (see jsonExport in annotations.service.ts).
+  let opening =
+    JSON.stringify({
+      info: { description: `Crowdbox export of ${project.name}`, version: '1.0', date_created: createdAt },
+      licenses: [],
+      categories: cocoCategories(project),
+    }).slice(0, -1) + ',"images":[';
   const imageIds = new Map<string, number>();
   for await (const images of source.images()) {
     if (images.length === 0) continue;
@@ -90,10 +91,11 @@ export async function* cocoExport(project: Project, source: CocoSource, createdA
       imageIds.set(id, imageId);
       parts.push(`{"id":${imageId}${tail}`);
     }
-    yield (imageIds.size === parts.length ? '' : ',') + parts.join(',');
+    yield opening + (imageIds.size === parts.length ? '' : ',') + parts.join(',');
+    opening = '';
   }
 
-  yield '],"annotations":[';
+  yield opening + '],"annotations":[';
   let annotationId = 0;
   for await (const tasks of source.annotations()) {
     const parts: string[] = [];

@@ -488,3 +488,42 @@ describe('a COCO export when no other database connection is free', () => {
     expect(row.stored).toBe(true);
   });
 });
+
+describe('an export whose first query finds no database connection', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ DATABASE_POOL_SIZE: '2', DATABASE_CONNECT_TIMEOUT_MS: '300' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 in the contract shape, not a 200 cut after its first bytes, for every format and the console', async () => {
+    const p = await aRequester(t);
+    const exports = [
+      { url: `/api/v1/projects/${p.projectUuid}/annotations`, headers: { apikey: p.liveKey } },
+      { url: `/api/v1/projects/${p.projectUuid}/annotations?format=coco`, headers: { apikey: p.liveKey } },
+      { url: `/api/v1/projects/${p.projectUuid}/annotations?view=submissions`, headers: { apikey: p.liveKey } },
+      { url: `/api/console/projects/${p.projectUuid}/results`, headers: p.auth },
+    ];
+    // Once each first, so the project is in the cache and only the export's own query needs the pool.
+    for (const e of exports) expect((await t.request({ method: 'GET', ...e })).status).toBe(200);
+
+    const pool = pgPool(t.db);
+    const held = [await pool.connect(), await pool.connect()];
+    try {
+      for (const e of exports) {
+        const res = await t.request({ method: 'GET', ...e });
+        expect({ url: e.url, status: res.status, body: res.body, retryAfter: res.headers['retry-after'] }).toEqual({
+          url: e.url,
+          status: 503,
+          body: { errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] },
+          retryAfter: '2',
+        });
+      }
+    } finally {
+      for (const client of held) client.release();
+    }
+    const after = await t.request({ method: 'GET', ...exports[1] });
+    expect(after.status).toBe(200);
+    expect(JSON.parse(after.text)).toMatchObject({ images: [], annotations: [] });
+  });
+});
