@@ -14,6 +14,8 @@ export interface KeyCombo {
 /** The subset of KeyboardEvent that matching needs, so tests can pass plain objects. */
 export interface KeyInput {
   key: string;
+  /** The physical key ('Digit2'), whatever the layout types on it; absent in some synthetic events. */
+  code?: string;
   ctrlKey: boolean;
   metaKey: boolean;
   shiftKey: boolean;
@@ -38,6 +40,16 @@ const KEY_NAMES: Record<string, string> = {
 /** Keys typed with Shift on common layouts: whether Shift is down does not matter for them. */
 const SHIFTED_SYMBOLS = new Set(['plus', 'question']);
 
+const DIGIT = /^[0-9]$/;
+
+/**
+ * How a key press is compared with a combo's key. 'key': the character typed (event.key), for every
+ * combo. 'digitRow': the physical key (event.code Digit0–9), for digit combos only, because on layouts
+ * such as AZERTY the digit row types & é " … and the digit only with Shift. Numpad keys are not matched
+ * by code: with NumLock off they are arrows, Home and End (event.key says so); with it on they type digits.
+ */
+export type KeyMatch = 'key' | 'digitRow';
+
 export function parseCombo(combo: string): KeyCombo {
   const parts = combo.toLowerCase().split('+');
   const key = parts[parts.length - 1];
@@ -51,11 +63,12 @@ export function eventKeyName(key: string): string {
   return KEY_NAMES[lower] ?? KEY_NAMES[key] ?? lower;
 }
 
-export function comboMatches(combo: KeyCombo, input: KeyInput): boolean {
-  const key = eventKeyName(input.key);
-  if (key !== combo.key) return false;
+export function comboMatches(combo: KeyCombo, input: KeyInput, match: KeyMatch = 'key'): boolean {
+  const digit = DIGIT.test(combo.key);
+  if (match === 'digitRow' ? !digit || input.code !== `Digit${combo.key}` : eventKeyName(input.key) !== combo.key) return false;
   if (input.altKey !== combo.alt) return false;
-  if (!SHIFTED_SYMBOLS.has(key) && input.shiftKey !== combo.shift) return false;
+  // Digits: Shift types them on some layouts (AZERTY) and not on others, so it does not matter either.
+  if (!digit && !SHIFTED_SYMBOLS.has(combo.key) && input.shiftKey !== combo.shift) return false;
   if (combo.ctrl) return input.ctrlKey && !input.metaKey;
   if (combo.mod) return input.ctrlKey || input.metaKey;
   return !input.ctrlKey && !input.metaKey;

@@ -26,18 +26,24 @@ function activeScopes(ctx: KeyContext): KeyScope[] {
   return scopes;
 }
 
-/** The binding a key press triggers in this context, most specific scope first; null leaves it to the browser. */
+/**
+ * The binding a key press triggers in this context, most specific scope first; null leaves it to the
+ * browser. The character typed is looked up first, then the digit-row key it was typed on: an AZERTY
+ * worker's unshifted 2 (é) picks label 2, while its unshifted 6 (-) still zooms out as '-' does everywhere.
+ */
 export function resolveKey(keymap: readonly KeyBinding[], input: KeyInput, ctx: KeyContext): ResolvedKey | null {
-  for (const scope of activeScopes(ctx)) {
-    for (const binding of keymap) {
-      if (binding.scope !== scope) continue;
-      if (binding.when === 'selection' && !ctx.hasSelection) continue;
-      if (binding.when === 'noSelection' && ctx.hasSelection) continue;
-      if (binding.when === 'boxes' && ctx.boxCount === 0) continue;
-      const combo = binding.keys.find((k) => comboMatches(parseCombo(k), input));
-      if (combo === undefined) continue;
-      const command = typeof binding.command === 'function' ? binding.command(combo) : binding.command;
-      return { binding, command };
+  for (const match of ['key', 'digitRow'] as const) {
+    for (const scope of activeScopes(ctx)) {
+      for (const binding of keymap) {
+        if (binding.scope !== scope) continue;
+        if (binding.when === 'selection' && !ctx.hasSelection) continue;
+        if (binding.when === 'noSelection' && ctx.hasSelection) continue;
+        if (binding.when === 'boxes' && ctx.boxCount === 0) continue;
+        const combo = binding.keys.find((k) => comboMatches(parseCombo(k), input, match));
+        if (combo === undefined) continue;
+        const command = typeof binding.command === 'function' ? binding.command(combo) : binding.command;
+        return { binding, command };
+      }
     }
   }
   return null;

@@ -37,6 +37,22 @@ describe('key combos', () => {
     expect(comboMatches(parseCombo('plus'), key('+'))).toBe(true);
   });
 
+  it('takes a digit typed with or without Shift, and on its digit-row key whatever the layout types there', () => {
+    // AZERTY: Shift+Digit2 types 2, Digit2 alone types é.
+    expect(comboMatches(parseCombo('2'), key('2', { code: 'Digit2', shiftKey: true }))).toBe(true);
+    expect(comboMatches(parseCombo('2'), key('é', { code: 'Digit2' }))).toBe(false);
+    expect(comboMatches(parseCombo('2'), key('é', { code: 'Digit2' }), 'digitRow')).toBe(true);
+    expect(comboMatches(parseCombo('0'), key('à', { code: 'Digit0' }), 'digitRow')).toBe(true);
+    expect(comboMatches(parseCombo('2'), key('é', { code: 'Digit3' }), 'digitRow')).toBe(false);
+    expect(comboMatches(parseCombo('2'), key('2', { code: 'Numpad2' }))).toBe(true);
+    // Only digits go by the digit row; a NumLock-off numpad key is what it says (an arrow), never a digit.
+    expect(comboMatches(parseCombo('e'), key('é', { code: 'KeyE' }), 'digitRow')).toBe(false);
+    expect(comboMatches(parseCombo('4'), key('ArrowLeft', { code: 'Numpad4' }), 'digitRow')).toBe(false);
+    // Ctrl+digit and AltGr+digit (Ctrl+Alt) stay the browser's and the layout's.
+    expect(comboMatches(parseCombo('2'), key('2', { code: 'Digit2', ctrlKey: true }))).toBe(false);
+    expect(comboMatches(parseCombo('2'), key('~', { code: 'Digit2', ctrlKey: true, altKey: true }), 'digitRow')).toBe(false);
+  });
+
   it('formats combos for the keymap help', () => {
     expect(formatCombo('mod+shift+z')).toBe('Ctrl/⌘+Shift+Z');
     expect(formatCombo('alt+arrowright')).toBe('Alt+→');

@@ -1,3 +1,4 @@
+import { actions } from '../../store/editor.actions';
 import { KEYMAP } from '../keymap';
 import { focusPlace, isControlTarget, isTypingTarget, resolveKey } from '../key-scope.util';
 import type { KeyContext } from '../key-scope.util';
@@ -29,6 +30,22 @@ describe('resolveKey', () => {
     expect(resolveKey(KEYMAP, input('?', true), ctx())?.command).toEqual({ ui: 'toggleHelp' });
     expect(resolveKey(KEYMAP, input('Escape'), ctx({ hasSelection: true }))?.binding.id).toBe('deselect');
     expect(resolveKey(KEYMAP, input('Escape'), ctx({ focus: 'stage' }))?.command).toEqual({ ui: 'leaveStage' });
+  });
+
+  it('picks labels 1–9 and fits with 0 on an AZERTY keyboard, Shift or not; its unshifted 6 (-) still zooms out', () => {
+    const azerty = (key: string, code: string, shiftKey = false) => ({ ...input(key, shiftKey), code });
+    expect(resolveKey(KEYMAP, azerty('é', 'Digit2'), ctx())?.command).toEqual({ action: actions.pickLabelNumber(2) });
+    expect(resolveKey(KEYMAP, azerty('2', 'Digit2', true), ctx())?.command).toEqual({ action: actions.pickLabelNumber(2) });
+    expect(resolveKey(KEYMAP, azerty('&', 'Digit1'), ctx({ hasSelection: true }))?.command).toEqual({ action: actions.pickLabelNumber(1) });
+    expect(resolveKey(KEYMAP, azerty('ç', 'Digit9'), ctx())?.command).toEqual({ action: actions.pickLabelNumber(9) });
+    expect(resolveKey(KEYMAP, azerty('à', 'Digit0'), ctx())?.binding.id).toBe('fit');
+    expect(resolveKey(KEYMAP, azerty('0', 'Digit0', true), ctx())?.binding.id).toBe('fit');
+    expect(resolveKey(KEYMAP, azerty('-', 'Digit6'), ctx())?.binding.id).toBe('zoomOut');
+    expect(resolveKey(KEYMAP, azerty('6', 'Digit6', true), ctx())?.command).toEqual({ action: actions.pickLabelNumber(6) });
+    // QWERTY and the numpad as before.
+    expect(resolveKey(KEYMAP, azerty('3', 'Digit3'), ctx())?.command).toEqual({ action: actions.pickLabelNumber(3) });
+    expect(resolveKey(KEYMAP, azerty('3', 'Numpad3'), ctx())?.command).toEqual({ action: actions.pickLabelNumber(3) });
+    expect(resolveKey(KEYMAP, azerty('ArrowLeft', 'Numpad4'), ctx())).toBeNull();
   });
 
   it('has no two bindings in one scope that a key press could confuse', () => {
