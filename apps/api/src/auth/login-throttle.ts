@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RedisClient } from '../redis/redis-client';
-import type { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
 import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
@@ -14,16 +14,34 @@ export const FAILURES_PER_ADDRESS = 10;
 export const FAILURES_PER_EMAIL = 100;
 const WINDOW_SECONDS = 15 * 60;
 
+/** What one log-in took from the counts: it keeps it if its password was wrong, else gives it back. */
+export interface LoginAttempt {
+  /** The password was right: this address's count for the email is cleared, the other points given back. */
+  succeeded(): Promise<void>;
+  /** Nothing was learnt about the password (an error before the answer): every point is given back. */
+  release(): Promise<void>;
+}
+
+/** One point taken from one count, and when the window it was taken from ends (ms since the epoch). */
+interface Taken {
+  limiter: RateLimiterRedis;
+  key: string;
+  windowEndsAt: number;
+}
+
 /**
  * Limits password guessing: failed log-ins are counted per email and client address, and per email, in
  * Redis (shared by every HTTP node; an in-process stand-in while Redis is away, as for API keys). Past
  * either limit the email answers 429 with Retry-After until the window ends, whether or not the next
- * password is right. Only failures count, so sign-ups and successful log-ins cost nothing here, and a
- * success clears its address's count. The client address is Fastify's request.ip, which takes
- * X-Forwarded-For only from the proxies TRUST_PROXY names (by default one on loopback), so a client that
- * connects directly cannot pick a new address per guess (docs/decisions.md, "Forwarded headers are
- * believed from loopback only"); an IPv6 address is counted under its /64 (clientAddressKey), so a
- * client cannot take a new one per guess from its own /64 either.
+ * password is right. A log-in takes its point from every count before its password is checked (reserve),
+ * atomically per count, so a burst of parallel guesses cannot all pass before the first failure is
+ * recorded: at most the limit's number of passwords are ever checked per window. A wrong password keeps
+ * its point; a right one gives it back and clears its address's count, so sign-ups and successful
+ * log-ins cost nothing here. The client address is Fastify's request.ip, which takes X-Forwarded-For only
+ * from the proxies TRUST_PROXY names (by default one on loopback), so a client that connects directly
+ * cannot pick a new address per guess (docs/decisions.md, "Forwarded headers are believed from loopback
+ * only"); an IPv6 address is counted under its /64 (clientAddressKey), so a client cannot take a new one
+ * per guess from its own /64 either.
  */
 @Injectable()
 export class LoginThrottle {
@@ -35,25 +53,52 @@ export class LoginThrottle {
     this.perEmail = redisLimiter(redis, `${config.REDIS_PREFIX}:login-email`, FAILURES_PER_EMAIL, WINDOW_SECONDS);
   }
 
-  /** Throws 429 when this email, from this address or from all, has used up its failures. */
-  async check(email: string, address: string): Promise<void> {
-    const [mine, all] = await Promise.all([this.perAddress.get(perAddressKey(email, address)), this.perEmail.get(email)]);
-    const blocked = [mine && mine.consumedPoints >= FAILURES_PER_ADDRESS && mine, all && all.consumedPoints >= FAILURES_PER_EMAIL && all]
-      .filter((res): res is RateLimiterRes => Boolean(res))
-      .map((res) => res.msBeforeNext);
-    if (blocked.length === 0) return;
-    const seconds = Math.max(1, Math.ceil(Math.max(...blocked) / 1000));
-    throw ApiException.of(429, 'root', `too many failed log-ins for this email; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+  /**
+   * Takes this log-in's point from every count it falls under, or throws 429 with Retry-After when one is
+   * used up (giving back what it took: a refused log-in checks no password, so it is no guess).
+   */
+  async reserve(email: string, address: string): Promise<LoginAttempt> {
+    const counts = [
+      { limiter: this.perAddress, key: perAddressKey(email, address) },
+      { limiter: this.perEmail, key: email },
+    ];
+    const results = await Promise.allSettled(counts.map(({ limiter, key }) => limiter.consume(key)));
+    const taken: Taken[] = [];
+    const refused: RateLimiterRes[] = [];
+    let error: unknown;
+    results.forEach((result, i) => {
+      // A refusal counted its point too (the count went past the limit), so it is given back as well.
+      const res = result.status === 'fulfilled' ? result.value : result.reason;
+      if (!(res instanceof RateLimiterRes)) {
+        error ??= res;
+        return;
+      }
+      taken.push({ ...counts[i], windowEndsAt: Date.now() + res.msBeforeNext });
+      if (result.status === 'rejected') refused.push(res);
+    });
+    if (error !== undefined || refused.length > 0) {
+      await giveBack(taken);
+      if (error !== undefined) throw error;
+      const seconds = Math.max(1, Math.ceil(Math.max(...refused.map((res) => res.msBeforeNext)) / 1000));
+      throw ApiException.of(429, 'root', `too many failed log-ins for this email; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+    }
+    const [mine, ...others] = taken;
+    return {
+      succeeded: async () => {
+        await Promise.all([mine.limiter.delete(mine.key), giveBack(others)]);
+      },
+      release: () => giveBack(taken),
+    };
   }
+}
 
-  async failed(email: string, address: string): Promise<void> {
-    // Penalties never throw for being over the limit; the next check answers 429.
-    await Promise.all([this.perAddress.penalty(perAddressKey(email, address)), this.perEmail.penalty(email)]);
-  }
-
-  async succeeded(email: string, address: string): Promise<void> {
-    await this.perAddress.delete(perAddressKey(email, address));
-  }
+/**
+ * Gives each point back, but only into the window it was taken from: past its end, a reward would create
+ * the next window's key below zero and allow more than the limit there (as in SignupThrottle).
+ */
+async function giveBack(taken: Taken[]): Promise<void> {
+  const now = Date.now();
+  await Promise.all(taken.filter(({ windowEndsAt }) => now < windowEndsAt).map(({ limiter, key }) => limiter.reward(key)));
 }
 
 const perAddressKey = (email: string, address: string) => `${email}|${clientAddressKey(address)}`;

@@ -80,14 +80,21 @@ export class SessionsService {
 
   /** `address`: the client's, for the failed log-in limit (LoginThrottle). */
   async logIn(input: LoginBody, address: string): Promise<StartedSession> {
-    await this.throttle.check(input.email, address);
-    const user = await this.db.getRepository(User).findOne({ where: { email: input.email } });
-    // Same answer, in the same time, for an unknown email and a wrong password, so emails cannot be probed.
-    if (!(await verifyUserPassword(input.password, user?.passwordHash, this.scrypt)) || !user) {
-      await this.throttle.failed(input.email, address);
-      throw ApiException.of(401, 'root', 'email or password is wrong');
+    // The guess is counted before the password is checked, so parallel guesses cannot outrun the count.
+    const attempt = await this.throttle.reserve(input.email, address);
+    let user: User | null;
+    let right: boolean;
+    try {
+      user = await this.db.getRepository(User).findOne({ where: { email: input.email } });
+      right = await verifyUserPassword(input.password, user?.passwordHash, this.scrypt);
+    } catch (error) {
+      await attempt.release();
+      throw error;
     }
-    await this.throttle.succeeded(input.email, address);
+    // Same answer, in the same time, for an unknown email and a wrong password, so emails cannot be probed.
+    // A wrong password keeps the point it took.
+    if (!right || !user) throw ApiException.of(401, 'root', 'email or password is wrong');
+    await attempt.succeeded();
     if (needsRehash(user.passwordHash, this.scrypt)) await this.rehash(user, input.password);
     return this.start(this.db.getRepository(Session), user);
   }

@@ -4,7 +4,11 @@ import { pgPool } from '../../database/prepared-statement';
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { signUp } from '../../../test/factories';
-import { FAILURES_PER_ADDRESS } from '../login-throttle';
+import { FAILURES_PER_ADDRESS, FAILURES_PER_EMAIL } from '../login-throttle';
+
+/** How many answers had each status: `{ 401: 10, 429: 21 }`. */
+const statusCounts = (answers: Array<{ status: number }>): Record<number, number> =>
+  answers.reduce<Record<number, number>>((counts, { status }) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 describe('sessions (/api/session)', () => {
   let t: TestApp;
@@ -82,6 +86,31 @@ describe('sessions (/api/session)', () => {
     expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
     expect(held.headers['set-cookie']).toBeUndefined();
     expect((await logIn('right password', '203.0.113.9')).status).toBe(200);
+  });
+
+  it('checks at most the limit of passwords of a parallel burst from one address, and refuses the right one after them', async () => {
+    const user = await signUp(t, { password: 'right password' });
+    const logIn = (password: string) => t.request({ method: 'POST', url: '/api/session/login', remoteAddress: '198.51.100.90', body: { email: user.email, password } });
+    const burst = await Promise.all([...Array.from({ length: 3 * FAILURES_PER_ADDRESS }, (_, i) => logIn(`guess ${i}`)), logIn('right password')]);
+    expect(statusCounts(burst)).toEqual({ 401: FAILURES_PER_ADDRESS, 429: 2 * FAILURES_PER_ADDRESS + 1 });
+    // The right password came last: the ten guesses before it used the limit up.
+    expect(burst[burst.length - 1].status).toBe(429);
+    for (const res of burst.filter(({ status }) => status === 429)) {
+      expect(res.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many failed log-ins') }] });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    // The refused log-ins were no guesses: the email's own count holds only the ten, so another address gets in.
+    expect((await t.request({ method: 'POST', url: '/api/session/login', remoteAddress: '198.51.100.91', body: { email: user.email, password: 'right password' } })).status).toBe(200);
+  });
+
+  it('checks at most the limit of passwords of a parallel burst against one email from many addresses', async () => {
+    const user = await signUp(t, { password: 'right password' });
+    const logIn = (password: string, i: number) =>
+      t.request({ method: 'POST', url: '/api/session/login', remoteAddress: `198.51.${101 + (i >> 8)}.${i & 255}`, body: { email: user.email, password } });
+    const burst = await Promise.all(Array.from({ length: FAILURES_PER_EMAIL + 50 }, (_, i) => logIn(`guess ${i}`, i)));
+    expect(statusCounts(burst)).toEqual({ 401: FAILURES_PER_EMAIL, 429: 50 });
+    for (const res of burst.filter(({ status }) => status === 429)) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await logIn('right password', 1000)).status).toBe(429);
   });
 
   it('answers 429 once one address has created 20 accounts in the hour; a taken email does not count, another address is not held back', async () => {
