@@ -37,13 +37,15 @@ export class TasksService {
       if (!task) throw new ApiException(422, errors);
       return this.testMode.createdTask(key, task, canonicalJson(body));
     }
-    return this.once(key.accountId, idempotencyKey, requestHash('add_task', body), async () => {
+    return this.once(key.accountId, idempotencyKey, requestHash('add_task', body), () => {
       const task = buildTask(project as Project, body.task, 'task', errors);
       if (!task) throw new ApiException(422, errors);
-      await this.registerCallbacks(key.accountId, [task]);
-      return async (on) => {
-        await insertTasks(on, [task]);
-        return newTaskResponse(task);
+      return {
+        tasks: [task],
+        write: async (on) => {
+          await insertTasks(on, [task]);
+          return newTaskResponse(task);
+        },
       };
     });
   }
@@ -72,36 +74,51 @@ export class TasksService {
         return task ? this.testMode.createdTask(key, task, itemSeed) : this.testMode.taskWithoutProject(key, input, itemSeed);
       });
     }
-    return this.once(key.accountId, idempotencyKey, requestHash('add_tasks', body), async () => {
+    return this.once(key.accountId, idempotencyKey, requestHash('add_tasks', body), () => {
       const tasks = build() as NewTask[];
-      await this.registerCallbacks(key.accountId, tasks);
-      return async (on) => {
-        await insertTasks(on, tasks);
-        return tasks.map(newTaskResponse);
+      return {
+        tasks,
+        write: async (on) => {
+          await insertTasks(on, tasks);
+          return tasks.map(newTaskResponse);
+        },
       };
     });
   }
 
   /**
    * Runs a creation once per Idempotency-Key (API.md §1). `prepare` checks the body against the project
-   * and registers its callback addresses, then returns the write. With a key, the stored response is
-   * looked up first: a replay answers it even if the project's template changed since, and a reused key
-   * with another body is refused before it can arm a callback address. Only the write runs in the key's
-   * transaction: registering an address takes a connection of its own, and waiting for one while the
-   * transaction holds another could wait for good (a full pool; PGlite's one transaction at a time).
-   * Without a key one INSERT is atomic on its own, so no transaction.
+   * and returns the tasks and their write; the tasks' callback addresses are registered just before the
+   * write. With a key, the stored response is looked up first, so a replay answers it even if the
+   * project's template changed since; then registration and write run in the key's transaction, after
+   * its lock and its second look, so a reused key with another body is refused before it can arm a
+   * callback address, even when the two requests run at once. The challenges of the addresses it armed
+   * are scheduled after the commit (the challenge job reads the row). Without a key, one INSERT is atomic
+   * on its own: registration, then the write, no transaction.
    */
   private async once<T>(
     accountId: string,
     idempotencyKey: string | undefined,
     hash: string,
-    prepare: () => Promise<(on: DataSource | EntityManager) => Promise<T>>,
+    prepare: () => { tasks: NewTask[]; write: (on: DataSource | EntityManager) => Promise<T> },
   ): Promise<T> {
-    if (idempotencyKey === undefined) return (await prepare())(this.db);
+    if (idempotencyKey === undefined) {
+      const { tasks, write } = prepare();
+      this.scheduleChallenges(await this.registerCallbacks(accountId, tasks, this.db));
+      return write(this.db);
+    }
     const stored = await storedResponse<T>(this.db, accountId, idempotencyKey, hash);
     if (stored !== undefined) return stored;
-    const write = await prepare();
-    return this.db.transaction((tx) => withIdempotency(tx, accountId, idempotencyKey, hash, () => write(tx)));
+    const { tasks, write } = prepare();
+    let armed: string[] = [];
+    const result = await this.db.transaction((tx) =>
+      withIdempotency(tx, accountId, idempotencyKey, hash, async () => {
+        armed = await this.registerCallbacks(accountId, tasks, tx);
+        return write(tx);
+      }),
+    );
+    this.scheduleChallenges(armed);
+    return result;
   }
 
   /** GET /api/v1/tasks/:uuid */
@@ -116,18 +133,27 @@ export class TasksService {
     return toTaskResponse(rows[0]);
   }
 
-  /** Registers each distinct callback address (API.md §2) and points the tasks at it. */
-  private async registerCallbacks(accountId: string, tasks: NewTask[]): Promise<void> {
+  /**
+   * Registers each distinct callback address (API.md §2) on `on` and points the tasks at it; answers the
+   * ids of the addresses whose challenge must be scheduled once `on` has committed. In a fixed order:
+   * two batches that register the same new addresses in their transactions then wait on each other's
+   * rows in turn, never in a cycle (a deadlock).
+   */
+  private async registerCallbacks(accountId: string, tasks: NewTask[], on: DataSource | EntityManager): Promise<string[]> {
+    const urls = [...new Set(tasks.flatMap((task) => (task.callbackUrl ? [task.callbackUrl] : [])))].sort();
     const ids = new Map<string, string>();
-    for (const task of tasks) {
-      if (!task.callbackUrl) continue;
-      let id = ids.get(task.callbackUrl);
-      if (id === undefined) {
-        id = await this.endpoints.register(accountId, task.callbackUrl);
-        ids.set(task.callbackUrl, id);
-      }
-      task.callbackEndpointId = id;
+    const armed: string[] = [];
+    for (const url of urls) {
+      const registered = await this.endpoints.register(accountId, url, on);
+      ids.set(url, registered.id);
+      if (registered.armed) armed.push(registered.id);
     }
+    for (const task of tasks) if (task.callbackUrl) task.callbackEndpointId = ids.get(task.callbackUrl) ?? null;
+    return armed;
+  }
+
+  private scheduleChallenges(endpointIds: string[]): void {
+    for (const id of endpointIds) this.endpoints.scheduleChallenge(id);
   }
 
   /**

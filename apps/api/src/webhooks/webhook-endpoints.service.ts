@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { randomSecret } from '../common/crypto.util';
 import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
@@ -43,28 +43,31 @@ export class WebhookEndpointsService {
   }
 
   /**
-   * The endpoint id for a task's callback_url, registering the address on first use (API.md §2).
-   * Called by add_task for every live task with a callback; cached so the usual case costs nothing.
+   * The endpoint id for a task's callback_url, registering the address on first use (API.md §2), and
+   * whether its challenge must now be scheduled (scheduleChallenge, once `on`'s transaction commits: the
+   * challenge job reads the row). Called by add_task for every live task with a callback; cached so the
+   * usual case costs nothing.
    */
-  async register(accountId: string, callbackUrl: string): Promise<string> {
+  async register(accountId: string, callbackUrl: string, on: DataSource | EntityManager = this.db): Promise<{ id: string; armed: boolean }> {
     const url = normalizeCallbackUrl(callbackUrl);
     const cacheKey = `${accountId} ${url}`;
     const hit = this.known.peek(cacheKey);
-    if (hit) return hit.id;
+    if (hit) return { id: hit.id, armed: false };
 
-    const armed = await runPrepared<{ id: string }>(this.db, REGISTER, [randomUUID(), accountId, url, randomSecret(24)]);
-    if (armed[0]) {
-      this.jobs.scheduleChallenge(armed[0].id);
-      return armed[0].id;
-    }
-    const rows: Array<{ id: string; state: string }> = await this.db.query(
-      'SELECT id, state FROM webhook_endpoints WHERE account_id = $1 AND url = $2',
-      [accountId, url],
-    );
+    const armed = await runPrepared<{ id: string }>(on, REGISTER, [randomUUID(), accountId, url, randomSecret(24)]);
+    if (armed[0]) return { id: armed[0].id, armed: true };
+    const rows: Array<{ id: string; state: string }> = await on.query('SELECT id, state FROM webhook_endpoints WHERE account_id = $1 AND url = $2', [
+      accountId,
+      url,
+    ]);
     const id = rows[0].id;
     // Only a confirmed address is cached: a pending one may still fail and must be re-armed by the next call.
-    if (rows[0].state !== 'confirmed') return id;
-    this.known.set(cacheKey, { id });
-    return id;
+    if (rows[0].state === 'confirmed') this.known.set(cacheKey, { id });
+    return { id, armed: false };
+  }
+
+  /** Schedules the challenge of an address register() armed; if Redis is away, the relay does it later. */
+  scheduleChallenge(endpointId: string): void {
+    this.jobs.scheduleChallenge(endpointId);
   }
 }

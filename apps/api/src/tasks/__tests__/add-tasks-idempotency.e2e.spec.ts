@@ -95,6 +95,28 @@ describe('add_tasks and Idempotency-Key', () => {
     expect(await t.db.query('SELECT 1 FROM webhook_endpoints WHERE url = $1', [url])).toEqual([]);
   });
 
+  it('refuses a reused key before it registers the other body\'s callback address when the two requests run at once', async () => {
+    const key = 'k-callback-at-once';
+    // A stand-in for a first request still in flight: this transaction holds the key's lock, so both
+    // requests get past the stored-response look and wait for the lock together.
+    const holder = await pgPool(t.db).connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${r.accountId}:${key}`]);
+    const urls = ['https://hooks.example.com/at-once-a', 'https://hooks.example.com/at-once-b'];
+    const requests = urls.map((url, i) =>
+      addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: `at once ${i}` }, callback_url: url }, { 'Idempotency-Key': key }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await holder.query('COMMIT');
+    holder.release();
+    const results = await Promise.all(requests);
+    expect(results.map((res) => res.status).sort()).toEqual([201, 422]);
+    for (const [i, res] of results.entries()) {
+      const registered = await t.db.query('SELECT 1 FROM webhook_endpoints WHERE url = $1', [urls[i]]);
+      expect({ status: res.status, registered: registered.length }).toEqual({ status: res.status, registered: res.status === 201 ? 1 : 0 });
+    }
+  });
+
   it('replays the first response after the template changed, instead of checking the old body again', async () => {
     const owner = await aRequester(t);
     const task = { project_uuid: owner.projectUuid, substitutions: { object: 'before the change' } };
@@ -159,7 +181,7 @@ describe('Idempotency-Key when no other database connection is free', () => {
   });
   afterAll(() => t.close());
 
-  it('registers a new callback address before its transaction, not while holding one connection and waiting for another', async () => {
+  it('registers a new callback address on its transaction\'s own connection, not while holding one connection and waiting for another', async () => {
     const busy = await pgPool(t.db).connect();
     try {
       const task = { project_uuid: r.projectUuid, substitutions: { object: 'car' }, callback_url: 'https://hooks.example.com/pool' };
