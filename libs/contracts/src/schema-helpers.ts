@@ -7,22 +7,36 @@ export function intBetween(min: number, max: number) {
   return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
 }
 
+/** A NUL, or half of a UTF-16 surrogate pair without the other half. */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export const UNSTORABLE_TEXT_DETAIL = 'must not contain a NUL character (\\u0000) or an unpaired UTF-16 surrogate';
+
+/**
+ * Refuses a string PostgreSQL cannot hold: text and jsonb reject NUL and lone surrogates, so such a value
+ * would pass validation and fail at the INSERT with a 500, after earlier writes (a callback address) were
+ * made. Every string the requester API stores goes through this. Aborts, so later checks (a URL's) see
+ * only storable text.
+ */
+export function storable<T extends z.ZodType<string>>(schema: T) {
+  return schema.refine((value) => !UNSTORABLE.test(value), { error: UNSTORABLE_TEXT_DETAIL, abort: true });
+}
+
 /** An absolute http(s) URL, at most LIMITS.urlChars long. */
-export const httpUrl = z
-  .string({ error: 'must be an absolute http(s) URL' })
-  .max(LIMITS.urlChars, { error: `must be at most ${LIMITS.urlChars} characters` })
-  .refine(
-    (value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
-      } catch {
-        return false;
-      }
-    },
-    // abort: a check chained after this one (callbackUrl's) may take the value for an http(s) URL.
-    { error: 'must be an absolute http(s) URL', abort: true },
-  );
+export const httpUrl = storable(
+  z.string({ error: 'must be an absolute http(s) URL' }).max(LIMITS.urlChars, { error: `must be at most ${LIMITS.urlChars} characters` }),
+).refine(
+  (value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  },
+  // abort: a check chained after this one (callbackUrl's) may take the value for an http(s) URL.
+  { error: 'must be an absolute http(s) URL', abort: true },
+);
 
 /** Why a callback_url with a user name or password is refused (docs/decisions.md, "Callback URLs carry no credentials"). */
 export const CALLBACK_URL_CREDENTIALS_DETAIL =

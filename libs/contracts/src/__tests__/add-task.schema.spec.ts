@@ -1,5 +1,5 @@
 import { addTaskBodySchema } from '../requester/add-task.schema';
-import { CALLBACK_URL_CREDENTIALS_DETAIL } from '../schema-helpers';
+import { CALLBACK_URL_CREDENTIALS_DETAIL, UNSTORABLE_TEXT_DETAIL } from '../schema-helpers';
 
 describe('add_task body schema', () => {
   it('turns numbers and booleans into strings', () => {
@@ -44,5 +44,26 @@ describe('callback_url', () => {
   it('accepts a plain address, and an empty "@" that carries no credentials', () => {
     expect(issues('https://hooks.example.com/x?a=1')).toEqual([]);
     expect(issues('https://@hooks.example.com/x')).toEqual([]);
+  });
+});
+
+describe('text PostgreSQL cannot store', () => {
+  const issues = (task: Record<string, unknown>) =>
+    addTaskBodySchema.safeParse({ task }).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];
+
+  it.each([
+    ['a NUL', 'a\u0000b'],
+    ['a lone high surrogate', 'a\ud800b'],
+    ['a lone low surrogate', 'a\udc00b'],
+    ['a pair in the wrong order', '\udc00\ud800'],
+  ])('refuses %s in every stored string, naming the field', (_, bad) => {
+    expect(issues({ substitutions: { object: bad } })).toEqual([['task.substitutions.object', UNSTORABLE_TEXT_DETAIL]]);
+    expect(issues({ substitutions: { [bad]: 'x' } })).toEqual([[`task.substitutions.${bad}`, UNSTORABLE_TEXT_DETAIL]]);
+    expect(issues({ callback_url: `https://hooks.example.com/${bad}` })).toEqual([['task.callback_url', UNSTORABLE_TEXT_DETAIL]]);
+    expect(issues({ external_image_url: `https://img.example.com/${bad}.jpg` })).toEqual([['task.external_image_url', UNSTORABLE_TEXT_DETAIL]]);
+  });
+
+  it('accepts a surrogate pair (an emoji) and other control characters', () => {
+    expect(issues({ substitutions: { object: 'a 😀 b\u0001\t', 'k😀': 'x' }, callback_url: 'https://hooks.example.com/😀' })).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { callbackUrl, httpUrl, intBetween, objectBody } from '../schema-helpers';
+import { callbackUrl, httpUrl, intBetween, objectBody, storable } from '../schema-helpers';
 
 /** Template values: strings, or numbers and booleans turned into strings; anything else is an error. */
 const substitutionValue = z.unknown().transform((value, ctx) => {
@@ -18,7 +18,11 @@ const substitutionValue = z.unknown().transform((value, ctx) => {
 });
 
 const substitutions = z
-  .record(z.string(), substitutionValue, { error: 'must be an object mapping template variables to values' })
+  .record(storable(z.string()), storable(substitutionValue), {
+    // A bad key is an issue of the record's own; its detail is the key check's, under the key's path.
+    error: (issue) =>
+      issue.code === 'invalid_key' ? issue.issues[0]?.message : 'must be an object mapping template variables to values',
+  })
   .refine((map) => Object.keys(map).length <= LIMITS.substitutions, {
     error: `must have at most ${LIMITS.substitutions} entries`,
   });

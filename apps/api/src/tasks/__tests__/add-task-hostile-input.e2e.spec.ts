@@ -1,0 +1,66 @@
+import { UNSTORABLE_TEXT_DETAIL } from '@crowdbox/contracts';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { aRequester, addTask, type Requester } from '../../../test/factories';
+
+/** Input that passed validation and then broke or abused what add_task / add_tasks store and return. */
+describe('add_task and add_tasks with hostile input', () => {
+  let t: TestApp;
+  let r: Requester;
+  beforeAll(async () => {
+    t = await startTestApp();
+    r = await aRequester(t);
+  });
+  afterAll(() => t.close());
+
+  const count = async (table: 'tasks' | 'webhook_endpoints') => Number((await t.db.query(`SELECT count(*) FROM ${table}`))[0].count);
+  const addTasks = (key: string, body: unknown) => t.request({ method: 'POST', url: '/api/v1/projects/add_tasks', headers: { apikey: key }, body });
+
+  describe('text PostgreSQL cannot store (NUL, lone surrogates)', () => {
+    const cases = (bad: string): Array<[string, Record<string, unknown>]> => [
+      ['task.substitutions.object', { substitutions: { object: `car${bad}` } }],
+      [`task.substitutions.x${bad}`, { substitutions: { object: 'car', [`x${bad}`]: 'y' } }],
+      ['task.callback_url', { substitutions: { object: 'car' }, callback_url: `https://hooks.example.com/new${bad}` }],
+      ['task.external_image_url', { substitutions: { object: 'car' }, external_image_url: `https://img.example.com/${bad}.jpg` }],
+    ];
+
+    it.each([
+      ['NUL', '\u0000'],
+      ['a lone high surrogate', '\ud800'],
+      ['a lone low surrogate', '\udfff'],
+    ])('%s is a 422 naming the field, with a live or a test key, and nothing is written', async (_, bad) => {
+      const before = { tasks: await count('tasks'), endpoints: await count('webhook_endpoints') };
+      for (const key of [r.liveKey, r.testKey]) {
+        for (const [field, fields] of cases(bad)) {
+          const res = await addTask(t, key, { project_uuid: r.projectUuid, ...fields });
+          expect([key === r.liveKey ? 'live' : 'test', res.status, res.body]).toEqual([
+            key === r.liveKey ? 'live' : 'test',
+            422,
+            { errors: [{ field, detail: UNSTORABLE_TEXT_DETAIL }] },
+          ]);
+        }
+      }
+      expect({ tasks: await count('tasks'), endpoints: await count('webhook_endpoints') }).toEqual(before);
+    });
+
+    it('add_tasks refuses the whole batch: no task and no callback address is written', async () => {
+      const before = { tasks: await count('tasks'), endpoints: await count('webhook_endpoints') };
+      const res = await addTasks(r.liveKey, {
+        project_uuid: r.projectUuid,
+        tasks: [
+          { substitutions: { object: 'car' }, callback_url: 'https://hooks.example.com/batch-fresh' },
+          { substitutions: { object: 'bus\u0000' }, callback_url: 'https://hooks.example.com/batch-fresh' },
+        ],
+      });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ errors: [{ field: 'tasks.1.substitutions.object', detail: UNSTORABLE_TEXT_DETAIL }] });
+      expect({ tasks: await count('tasks'), endpoints: await count('webhook_endpoints') }).toEqual(before);
+    });
+
+    it('stores a surrogate pair (an emoji) and other control characters as sent', async () => {
+      const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car 😀\u0001' } });
+      expect(res.status).toBe(201);
+      const got = await t.request({ method: 'GET', url: `/api/v1/tasks/${res.body.data.task_uuid}`, headers: { apikey: r.liveKey } });
+      expect(got.body.data.prompt).toContain('every car 😀\u0001 in');
+    });
+  });
+});
