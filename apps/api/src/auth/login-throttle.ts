@@ -22,18 +22,25 @@ export interface LoginAttempt {
   release(): Promise<void>;
 }
 
-/** One point taken from one count, and when the window it was taken from ends (ms since the epoch). */
-interface Taken {
+/** One count a log-in falls under: the email's from this address, the email's, or this address's. */
+interface Count {
   limiter: RateLimiterRedis;
   key: string;
+  /** What a refused log-in is told is used up. */
+  scope: 'email' | 'address';
+}
+
+/** One point taken from one count, and when the window it was taken from ends (ms since the epoch). */
+interface Taken extends Count {
   windowEndsAt: number;
 }
 
 /**
- * Limits password guessing: failed log-ins are counted per email and client address, and per email, in
- * Redis (shared by every HTTP node; an in-process stand-in while Redis is away, as for API keys). Past
- * either limit the email answers 429 with Retry-After until the window ends, whether or not the next
- * password is right. A log-in takes its point from every count before its password is checked (reserve),
+ * Limits password guessing: failed log-ins are counted per email and client address, per email, and per
+ * client address whatever the email (FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: one address spraying a
+ * password across many emails), in Redis (shared by every HTTP node; an in-process stand-in while Redis
+ * is away, as for API keys). Past a limit the email (or, for the last, the address) answers 429 with
+ * Retry-After until the window ends, whether or not the next password is right. A log-in takes its point from every count before its password is checked (reserve),
  * atomically per count, so a burst of parallel guesses cannot all pass before the first failure is
  * recorded: at most the limit's number of passwords are ever checked per window. A wrong password keeps
  * its point; a right one gives it back and clears its address's count, so sign-ups and successful
@@ -45,12 +52,19 @@ interface Taken {
  */
 @Injectable()
 export class LoginThrottle {
-  private readonly perAddress: RateLimiterRedis;
+  private readonly perEmailAndAddress: RateLimiterRedis;
   private readonly perEmail: RateLimiterRedis;
+  private readonly perAddress: RateLimiterRedis;
 
   constructor(@Inject(REDIS) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
-    this.perAddress = redisLimiter(redis, `${config.REDIS_PREFIX}:login-address`, FAILURES_PER_ADDRESS, WINDOW_SECONDS);
+    this.perEmailAndAddress = redisLimiter(redis, `${config.REDIS_PREFIX}:login-address`, FAILURES_PER_ADDRESS, WINDOW_SECONDS);
     this.perEmail = redisLimiter(redis, `${config.REDIS_PREFIX}:login-email`, FAILURES_PER_EMAIL, WINDOW_SECONDS);
+    this.perAddress = redisLimiter(
+      redis,
+      `${config.REDIS_PREFIX}:login-any-email`,
+      config.FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES,
+      WINDOW_SECONDS,
+    );
   }
 
   /**
@@ -58,13 +72,15 @@ export class LoginThrottle {
    * used up (giving back what it took: a refused log-in checks no password, so it is no guess).
    */
   async reserve(email: string, address: string): Promise<LoginAttempt> {
-    const counts = [
-      { limiter: this.perAddress, key: perAddressKey(email, address) },
-      { limiter: this.perEmail, key: email },
+    // The first is the one a success clears.
+    const counts: Count[] = [
+      { limiter: this.perEmailAndAddress, key: `${email}|${clientAddressKey(address)}`, scope: 'email' },
+      { limiter: this.perEmail, key: email, scope: 'email' },
+      { limiter: this.perAddress, key: clientAddressKey(address), scope: 'address' },
     ];
     const results = await Promise.allSettled(counts.map(({ limiter, key }) => limiter.consume(key)));
     const taken: Taken[] = [];
-    const refused: RateLimiterRes[] = [];
+    const refused: Array<{ res: RateLimiterRes; scope: Count['scope'] }> = [];
     let error: unknown;
     results.forEach((result, i) => {
       // A refusal counted its point too (the count went past the limit), so it is given back as well.
@@ -74,13 +90,14 @@ export class LoginThrottle {
         return;
       }
       taken.push({ ...counts[i], windowEndsAt: Date.now() + res.msBeforeNext });
-      if (result.status === 'rejected') refused.push(res);
+      if (result.status === 'rejected') refused.push({ res, scope: counts[i].scope });
     });
     if (error !== undefined || refused.length > 0) {
       await giveBack(taken);
       if (error !== undefined) throw error;
-      const seconds = Math.max(1, Math.ceil(Math.max(...refused.map((res) => res.msBeforeNext)) / 1000));
-      throw ApiException.of(429, 'root', `too many failed log-ins for this email; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+      const seconds = Math.max(1, Math.ceil(Math.max(...refused.map(({ res }) => res.msBeforeNext)) / 1000));
+      const what = refused.some(({ scope }) => scope === 'email') ? 'for this email' : 'from this address';
+      throw ApiException.of(429, 'root', `too many failed log-ins ${what}; retry in ${seconds} s`, { 'retry-after': String(seconds) });
     }
     const [mine, ...others] = taken;
     return {
@@ -100,5 +117,3 @@ async function giveBack(taken: Taken[]): Promise<void> {
   const now = Date.now();
   await Promise.all(taken.filter(({ windowEndsAt }) => now < windowEndsAt).map(({ limiter, key }) => limiter.reward(key)));
 }
-
-const perAddressKey = (email: string, address: string) => `${email}|${clientAddressKey(address)}`;

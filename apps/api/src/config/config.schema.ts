@@ -118,6 +118,11 @@ export const configSchema = z.object({
    */
   SIGNUPS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).default(20),
   /**
+   * Wrong passwords one client address (an IPv6 one's /64) may send per 15 minutes, whatever the emails
+   * (auth/login-throttle.ts): one address spraying a password across many emails, each guess a scrypt hash.
+   */
+  FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: z.coerce.number().int().min(1).default(50),
+  /**
    * scrypt's p for new password hashes (N = 2^14, r = 8; auth/password.util.ts): 5 makes OWASP's listed
    * equivalent of its minimum. A log-in hashes an older, cheaper hash again. Tests use 1 for speed.
    */

@@ -17,7 +17,8 @@ describe('LoginThrottle.reserve', () => {
     away.disconnect();
   });
 
-  const throttle = (client: Redis) => new LoginThrottle(client, { REDIS_PREFIX: `cbtest:${randomBytes(4).toString('hex')}` } as AppConfig);
+  const throttle = (client: Redis) =>
+    new LoginThrottle(client, { REDIS_PREFIX: `cbtest:${randomBytes(4).toString('hex')}`, FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: 50 } as AppConfig);
   const burst = (limiter: LoginThrottle, n: number) => Promise.allSettled(Array.from({ length: n }, () => limiter.reserve('ada@example.com', '203.0.113.9')));
   const granted = (results: PromiseSettledResult<unknown>[]) => results.filter(({ status }) => status === 'fulfilled').length;
 

@@ -113,6 +113,20 @@ describe('sessions (/api/session)', () => {
     expect((await logIn('right password', 1000)).status).toBe(429);
   });
 
+  it('answers 429 to an IPv6 /64 that failed 50 times across any emails, even to the right password of another; another /64 is not held back', async () => {
+    const limit = t.app.get<AppConfig>(APP_CONFIG).FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES;
+    const user = await signUp(t, { password: 'right password' });
+    const logIn = (email: string, password: string, remoteAddress: string) => t.request({ method: 'POST', url: '/api/session/login', remoteAddress, body: { email, password } });
+    // One password sprayed over many emails (most with no account) from addresses taken in turn in one /64, all at once.
+    const spray = await Promise.all(Array.from({ length: limit + 10 }, (_, i) => logIn(`sprayed-${i}@example.com`, 'Summer2025!', `2001:db8:70:1::${(i + 1).toString(16)}`)));
+    expect(statusCounts(spray)).toEqual({ 401: limit, 429: 10 });
+    const held = await logIn(user.email, 'right password', '2001:db8:70:1:ffff::1');
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many failed log-ins from this address') }] });
+    expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await logIn(user.email, 'right password', '2001:db8:70:2::1')).status).toBe(200);
+  });
+
   it('answers 429 once one address has created 20 accounts in the hour; a taken email does not count, another address is not held back', async () => {
     const taken = await signUp(t);
     const signUpFrom = (remoteAddress: string, email: string) =>
@@ -199,6 +213,23 @@ describe('SIGNUPS_PER_ADDRESS_PER_HOUR', () => {
     expect(held.status).toBe(429);
     expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many sign-ups from this address') }] });
     expect((await signUpFrom('198.51.100.81', 'pupil-3@example.com')).status).toBe(201);
+  });
+});
+
+describe('FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: '3' });
+  });
+  afterAll(() => t.close());
+
+  it('answers 429 to the log-in past the setting from one address, whatever the email, and not from another', async () => {
+    const logIn = (remoteAddress: string, email: string) => t.request({ method: 'POST', url: '/api/session/login', remoteAddress, body: { email, password: 'Summer2025!' } });
+    for (let i = 0; i < 3; i += 1) expect((await logIn('198.51.100.82', `sprayed-${i}@example.com`)).status).toBe(401);
+    const held = await logIn('198.51.100.82', 'sprayed-3@example.com');
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many failed log-ins from this address') }] });
+    expect((await logIn('198.51.100.83', 'sprayed-3@example.com')).status).toBe(401);
   });
 });
 

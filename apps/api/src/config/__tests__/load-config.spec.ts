@@ -62,6 +62,12 @@ describe('loadConfig', () => {
     expect(failure({ SIGNUPS_PER_ADDRESS_PER_HOUR: '' })).toContain('SIGNUPS_PER_ADDRESS_PER_HOUR: is set but empty');
   });
 
+  it('reads FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES, 50 by default, a whole number from 1', () => {
+    expect(load({}).FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES).toBe(50);
+    expect(load({ FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: '500' }).FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES).toBe(500);
+    for (const bad of ['0', '-5', '2.5', 'many']) expect(failure({ FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: bad })).toMatch(/^ {2}FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: /m);
+  });
+
   it('reads PASSWORD_SCRYPT_P, 5 by default, a whole number from 1 to 16', () => {
     expect(load({}).PASSWORD_SCRYPT_P).toBe(5);
     expect(load({ PASSWORD_SCRYPT_P: '8' }).PASSWORD_SCRYPT_P).toBe(8);
