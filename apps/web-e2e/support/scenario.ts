@@ -74,3 +74,16 @@ export async function expireLease(h: Harness, checkoutId: string): Promise<void>
     await tx.query(`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = $1`, [checkoutId]);
   });
 }
+
+/**
+ * Makes a lease run out `ms` after it was checked out, shorter than any project allows (30 s at the
+ * least); returns its new expires_at. A fixture write like expireLease's.
+ */
+export async function shortenLease(h: Harness, checkoutId: string, ms: number): Promise<string> {
+  return h.api.db.transaction(async (tx) => {
+    await tx.query('SET LOCAL session_replication_role = replica');
+    await tx.query(`UPDATE checkouts SET expires_at = checked_out_at + make_interval(secs => $2::float8 / 1000) WHERE id = $1`, [checkoutId, ms]);
+    const rows: Array<{ expires_at: Date }> = await tx.query('SELECT expires_at FROM checkouts WHERE id = $1', [checkoutId]);
+    return rows[0].expires_at.toISOString();
+  });
+}

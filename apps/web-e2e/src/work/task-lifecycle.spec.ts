@@ -367,7 +367,7 @@ describe('a leased task', () => {
     await page.clock.install();
     const task = await new TaskPage(page).goto(project.projectUuid);
     expect(await task.countdown.getAttribute('data-warning')).toBe('true');
-    expect(await task.countdown.innerText()).toMatch(/0:(30|29|28)[\s\S]*Less than a minute left/);
+    expect(await task.countdown.innerText()).toMatch(/0:(28|27|26)[\s\S]*Less than a minute left/);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
 
     await page.clock.fastForward(31_000);

@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorItem } from '@crowdbox/contracts';
+import { noteServerTime } from './server-clock';
 
 /**
  * A failed API call: the HTTP status and the API's `{errors:[{field, detail}]}` body. A network
@@ -42,7 +43,6 @@ export interface ApiResult<T, B = { data: T }> {
   status: number;
 }
 
-let serverClockOffsetMs = 0;
 let onUnauthorized: (() => void) | null = null;
 
 /**
@@ -51,22 +51,6 @@ let onUnauthorized: (() => void) | null = null;
  */
 export function setUnauthorizedHandler(handler: (() => void) | null): void {
   onUnauthorized = handler;
-}
-
-/**
- * Server time minus browser time, from the `Date` header of the latest reply (1 s resolution, so
- * offsets under 2 s are treated as none). Countdowns to server deadlines add this to Date.now().
- */
-export function serverClockOffset(): number {
-  return serverClockOffsetMs;
-}
-
-function noteServerClock(res: Response): void {
-  const header = res.headers.get('date');
-  const server = header ? Date.parse(header) : NaN;
-  if (!Number.isFinite(server)) return;
-  const offset = server - Date.now();
-  serverClockOffsetMs = Math.abs(offset) < 2000 ? 0 : offset;
 }
 
 /** One call to the Crowdbox API from the browser: JSON in and out, the session cookie included. */
@@ -78,13 +62,15 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
     body = JSON.stringify(options.body);
   }
   let res: Response;
+  const sentAt = Date.now();
   try {
     res = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'include', signal: options.signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }]);
   }
-  noteServerClock(res);
+  // Whole seconds, rounded down; the only reading of the server's clock most replies carry.
+  noteServerTime(Date.parse(res.headers.get('date') ?? ''), sentAt, Date.now(), 1000);
   const text = await res.text();
   let json: unknown;
   try {

@@ -1,5 +1,6 @@
 import { WORK_ERROR, type CheckoutResponse, type EarningsResponse, type SubmitBody, type SubmitResponse, type WorkProjectResponse } from '@crowdbox/contracts';
 import { api, apiRequest } from './client';
+import { noteServerTime } from './server-clock';
 
 /** The worker API (API.md §3). */
 export const workApi = {
@@ -7,7 +8,14 @@ export const workApi = {
   earnings: (signal?: AbortSignal) => api.get<EarningsResponse>('/api/work/earnings', signal),
   activeCheckouts: (signal?: AbortSignal) => api.get<CheckoutResponse[]>('/api/work/checkouts', signal),
   /** 201 a new lease, 200 the lease already held in that project; 404 `no task available`. */
-  checkOut: (projectUuid: string) => apiRequest<CheckoutResponse>('/api/work/checkouts', { method: 'POST', body: { project_uuid: projectUuid } }),
+  checkOut: async (projectUuid: string) => {
+    const sentAt = Date.now();
+    const result = await apiRequest<CheckoutResponse>('/api/work/checkouts', { method: 'POST', body: { project_uuid: projectUuid } });
+    // A new lease's checked_out_at is the database's now() during this request, to the millisecond: the
+    // clock that decides expiry. A lease held already (200) was checked out earlier and says nothing of now.
+    if (result.status === 201) noteServerTime(Date.parse(result.data.checked_out_at), sentAt, Date.now());
+    return result;
+  },
   submit: (checkoutId: string, body: SubmitBody) =>
     api.post<SubmitResponse>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/submit`, body),
   /** One lease's state (active, submitted, released, expired, cancelled, completed), read without changing it. */

@@ -1,10 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
-import { serverClockOffset } from '../api/client';
+import { serverClockOffset } from '../api/server-clock';
 import { formatClock } from '../shell/format';
 
-const secondsUntil = (deadline: number): number => (deadline - (Date.now() + serverClockOffset())) / 1000;
+/**
+ * How long before the server's deadline the page ends a lease. The server refuses a submit that arrives
+ * even 1 ms after expires_at, so the last submit the page allows has this long to get there
+ * (docs/annotator.md, "In the worker app").
+ */
+export const SUBMIT_MARGIN_MS = 2000;
 
-/** Seconds left until `expiresAt` (server time), updated a few times a second. */
+const secondsUntil = (deadline: number): number => (deadline - SUBMIT_MARGIN_MS - (Date.now() + serverClockOffset())) / 1000;
+
+/** Seconds left to submit before `expiresAt` (server time), less SUBMIT_MARGIN_MS; updated a few times a second. */
 export function useSecondsLeft(expiresAt: string): number {
   const deadline = Date.parse(expiresAt);
   const [left, setLeft] = useState(() => secondsUntil(deadline));

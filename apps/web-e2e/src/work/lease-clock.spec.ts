@@ -1,0 +1,54 @@
+import type { Harness } from '../../support/harness';
+import { useHarness } from '../../support/harness';
+import { TaskPage } from '../../support/pages/task.page';
+import { aProjectWithTasks, aWorker, shortenLease } from '../../support/scenario';
+
+const harness = useHarness();
+
+/** Milliseconds until the lease's expires_at on the database's clock, the one that decides expiry. */
+async function msUntilExpiry(h: Harness, checkoutId: string): Promise<number> {
+  const rows: Array<{ ms: number }> = await h.api.db.query(
+    `SELECT extract(epoch FROM expires_at - clock_timestamp()) * 1000 AS ms FROM checkouts WHERE id = $1`,
+    [checkoutId],
+  );
+  return Number(rows[0].ms);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+
+describe('the lease countdown', () => {
+  it('ends the task on the page before the server does, with the browser clock 1.9 s behind the server', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    // The browser's clock runs 1.9 s behind this host's, which the API and the database share.
+    await page.clock.install({ time: Date.now() - 1900 });
+
+    const LEASE_MS = 10_000;
+    await page.route(
+      '**/api/work/checkouts',
+      async (route) => {
+        const response = await route.fetch();
+        const body = await response.json();
+        if (response.status() === 201) body.data.expires_at = await shortenLease(h, body.data.checkout_id, LEASE_MS);
+        await route.fulfill({ response, json: body });
+      },
+      { times: 1 },
+    );
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const checkoutId = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+
+    // Four seconds before the server's deadline the task is still open: the page does not end it far too early.
+    await sleep((await msUntilExpiry(h, checkoutId)) - 4000);
+    expect(await task.submitButton.isEnabled()).toBe(true);
+    expect(await task.countdown.innerText()).toMatch(/0:0[1-3]/);
+
+    // Past the server's deadline the page has said so; Submit is gone, not offered for a submit the server refuses.
+    await sleep((await msUntilExpiry(h, checkoutId)) + 50);
+    expect(await task.expired.isVisible()).toBe(true);
+    expect(await task.submitButton.count()).toBe(0);
+    expect(await task.expired.innerText()).toContain('The 1 box you drew on it was not sent.');
+  });
+});
