@@ -93,6 +93,9 @@ export function useTaskLease(projectUuid: string, userId: string) {
 
   const next = useCallback(
     async (afterNotice: LeaseNotice | null) => {
+      // A submit or skip answered after the worker left the page: a task checked out now would hold a
+      // slot, unseen, for the whole time allowed.
+      if (!alive.current) return;
       setState({ kind: 'loading' });
       setFailure(null);
       try {
