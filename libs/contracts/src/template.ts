@@ -2,7 +2,8 @@
  * Project templates: HTML with `[[variable]]` placeholders. Shared by the API (rendering a task's prompt)
  * and the console (live preview), so a worker sees exactly what the preview showed.
  */
-const PLACEHOLDER = /\[\[\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\]\]/g;
+/** `[[__proto__]]` is plain text: parsed objects drop that key, so no value could reach it (add-task.schema.ts refuses it). */
+const PLACEHOLDER = /\[\[\s*(?!__proto__\s*\]\])([A-Za-z_][A-Za-z0-9_.-]*)\s*\]\]/g;
 
 /** Variable names in order of first appearance. */
 export function templateVariables(template: string): string[] {

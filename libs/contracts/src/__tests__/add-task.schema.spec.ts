@@ -25,6 +25,15 @@ describe('add_task body schema', () => {
   });
 });
 
+describe('a __proto__ substitution', () => {
+  it('is refused like a key that is not a variable, instead of being dropped', () => {
+    const result = addTaskBodySchema.safeParse(JSON.parse('{"task":{"substitutions":{"object":"car","__proto__":"x"}}}'));
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['task.substitutions.__proto__', expect.stringMatching(/^is not a variable of the project's template/)],
+    ]);
+  });
+});
+
 describe('callback_url', () => {
   const issues = (callback_url: unknown) =>
     addTaskBodySchema.safeParse({ task: { callback_url } }).error?.issues.map((i) => [i.path.join('.'), i.message]) ?? [];

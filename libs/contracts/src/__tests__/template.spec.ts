@@ -9,6 +9,11 @@ describe('templates', () => {
     expect(templateVariables('[a] [[]] [[1abc]] [[has space]]')).toEqual([]);
   });
 
+  it('takes [[__proto__]] for plain text, since no value can be given for it', () => {
+    expect(templateVariables('[[__proto__]] [[ __proto__ ]] [[__proto__x]] [[a]]')).toEqual(['__proto__x', 'a']);
+    expect(renderTemplate('<p>[[__proto__]] [[a]]</p>', { a: '1' })).toBe('<p>[[__proto__]] 1</p>');
+  });
+
   it('renders values HTML-escaped, attributes included', () => {
     const html = renderTemplate('<a title="[[t]]">[[t]]</a>', { t: `"><script>alert('x')</script>&` });
     expect(html).toBe(

@@ -17,7 +17,20 @@ const substitutionValue = z.unknown().transform((value, ctx) => {
   return value;
 });
 
-const substitutions = z
+/**
+ * zod's record drops a `__proto__` key without a word (writing it would set the result's prototype), so
+ * it is looked for on the raw object and refused like any key that is not a template variable: no
+ * template variable is named so (template.ts).
+ */
+function refuseProtoKey(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+    const message = "is not a variable of the project's template; no variable is named __proto__";
+    ctx.addIssue({ code: 'custom', path: ['__proto__'], message });
+  }
+  return value;
+}
+
+const substitutionsRecord = z
   .record(storable(z.string()), storable(substitutionValue), {
     // A bad key is an issue of the record's own; its detail is the key check's, under the key's path.
     error: (issue) =>
@@ -26,6 +39,7 @@ const substitutions = z
   .refine((map) => Object.keys(map).length <= LIMITS.substitutions, {
     error: `must have at most ${LIMITS.substitutions} entries`,
   });
+const substitutions = z.preprocess(refuseProtoKey, substitutionsRecord);
 
 const projectUuid = z.string({ error: 'must be a string (the project UUID)' });
 

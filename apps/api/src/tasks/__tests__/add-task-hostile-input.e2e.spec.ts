@@ -63,4 +63,30 @@ describe('add_task and add_tasks with hostile input', () => {
       expect(got.body.data.prompt).toContain('every car 😀\u0001 in');
     });
   });
+
+  describe('a __proto__ substitution', () => {
+    const body = (projectUuid: string) => `{"task":{"project_uuid":"${projectUuid}","substitutions":{"object":"car","__proto__":"x"}}}`;
+
+    it('is a 422 like any key that is not a variable, with a live or a test key, and nothing is written', async () => {
+      const before = await count('tasks');
+      for (const apikey of [r.liveKey, r.testKey]) {
+        const res = await t.request({
+          method: 'POST',
+          url: '/api/v1/projects/add_task',
+          headers: { apikey, 'content-type': 'application/json' },
+          body: body(r.projectUuid),
+        });
+        expect(res.status).toBe(422);
+        expect(res.body.errors).toEqual([{ field: 'task.substitutions.__proto__', detail: expect.stringContaining('is not a variable') }]);
+      }
+      expect(await count('tasks')).toBe(before);
+    });
+
+    it('is plain text in a template, not a variable that could never be given', async () => {
+      const owner = await aRequester(t, { template: '<p>[[__proto__]] [[object]]</p>', variables: {} });
+      const res = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: { object: 'car' } });
+      expect(res.status).toBe(201);
+      expect(res.body.data.prompt).toBe('<p>[[__proto__]] car</p>');
+    });
+  });
 });
