@@ -80,4 +80,21 @@ describe('while a submit is in flight', () => {
     expect(active.status).toBe(200);
     expect(active.body.data).toEqual([]);
   });
+
+  it('takes no new box: the editor is read-only until the answer, and the submit counts the boxes drawn before it', async () => {
+    const { page, task } = await aWorkerWithABox();
+    const reply = await holdNextSubmitReply(page);
+    await task.submit();
+    expect(await reply.reached).toBe(201);
+    expect(await task.submitButton.innerText()).toBe('Submitting…');
+
+    await task.annotator.drag(0.6, 0.6, 0.8, 0.8);
+    await page.waitForTimeout(300);
+    await task.annotator.expectBoxes(1);
+
+    await reply.release();
+    await task.notice.getByText('Submitted 1 box. You earned $0.25.').waitFor();
+    await task.waitForTask();
+    await task.annotator.expectBoxes(0);
+  });
 });

@@ -58,6 +58,8 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             labels={checkout.labels}
             boxes={boxes}
             onChange={onChange}
+            // While a submit or skip is out, what is sent is settled: a box drawn now would be dropped with the task.
+            readOnly={busy !== null}
             onImageSize={setImage}
             className="task-annotator"
           />
