@@ -127,11 +127,11 @@ describe('sessions (/api/session)', () => {
     expect((await logIn(user.email, 'right password', '2001:db8:70:2::1')).status).toBe(200);
   });
 
-  it('answers 429 once one address has created 20 accounts in the hour; a taken email does not count, another address is not held back', async () => {
+  it('answers 429 once one address has signed up 20 times in the hour, a taken email included; another address is not held back', async () => {
     const taken = await signUp(t);
     const signUpFrom = (remoteAddress: string, email: string) =>
       t.request({ method: 'POST', url: '/api/session/signup', remoteAddress, body: { email, password: 'correct horse battery', name: 'Spam' } });
-    for (let i = 0; i < signupsPerAddress() - 1; i += 1) expect((await signUpFrom('198.51.100.60', `spam-${i}@example.com`)).status).toBe(201);
+    for (let i = 0; i < signupsPerAddress() - 2; i += 1) expect((await signUpFrom('198.51.100.60', `spam-${i}@example.com`)).status).toBe(201);
     expect((await signUpFrom('198.51.100.60', taken.email)).status).toBe(422);
     expect((await signUpFrom('198.51.100.60', 'spam-last@example.com')).status).toBe(201);
 
@@ -142,6 +142,21 @@ describe('sessions (/api/session)', () => {
     expect(held.headers['set-cookie']).toBeUndefined();
     expect(await t.db.query(`SELECT 1 FROM users WHERE email = 'spam-over@example.com'`)).toEqual([]);
     expect((await signUpFrom('198.51.100.61', 'spam-over@example.com')).status).toBe(201);
+  });
+
+  it('counts a sign-up refused for a taken email, so one address cannot probe which emails have accounts without end', async () => {
+    const taken = await signUp(t);
+    const probe = (email: string) =>
+      t.request({ method: 'POST', url: '/api/session/signup', remoteAddress: '198.51.100.62', body: { email, password: 'correct horse battery', name: 'Probe' } });
+    for (let i = 0; i < signupsPerAddress(); i += 1) {
+      const res = await probe(taken.email);
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ errors: [{ field: 'email', detail: 'is already registered; log in instead' }] });
+    }
+    const held = await probe(taken.email);
+    expect(held.status).toBe(429);
+    expect(held.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('too many sign-ups from this address') }] });
+    expect(Number(held.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('counts an IPv6 client under its /64: addresses taken in turn inside it share the sign-up and log-in limits, another /64 does not', async () => {
