@@ -1,4 +1,4 @@
-import { addTaskBodySchema } from '../requester/add-task.schema';
+import { addTaskBodySchema, addTasksBodySchema } from '../requester/add-task.schema';
 import { CALLBACK_URL_CREDENTIALS_DETAIL, UNSTORABLE_TEXT_DETAIL } from '../schema-helpers';
 
 describe('add_task body schema', () => {
@@ -22,6 +22,16 @@ describe('add_task body schema', () => {
   it('refuses NaN-like and infinite numbers as values', () => {
     const result = addTaskBodySchema.safeParse({ task: { substitutions: { x: { a: 1 } } } });
     expect(result.error?.issues[0].path).toEqual(['task', 'substitutions', 'x']);
+  });
+});
+
+describe('project_uuid', () => {
+  it('is lower-cased wherever it is given, so case never makes two UUIDs differ', () => {
+    const upper = 'AB5C2E1F-0D4A-4B8E-9F1A-2B3C4D5E6F70';
+    const parsed = addTaskBodySchema.parse({ project_uuid: upper, task: { project_uuid: upper } });
+    expect([parsed.project_uuid, parsed.task.project_uuid]).toEqual([upper.toLowerCase(), upper.toLowerCase()]);
+    const batch = addTasksBodySchema.parse({ project_uuid: upper, tasks: [{ project_uuid: upper }] });
+    expect([batch.project_uuid, batch.tasks[0].project_uuid]).toEqual([upper.toLowerCase(), upper.toLowerCase()]);
   });
 });
 

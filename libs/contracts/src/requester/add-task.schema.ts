@@ -41,7 +41,11 @@ const substitutionsRecord = z
   });
 const substitutions = z.preprocess(refuseProtoKey, substitutionsRecord);
 
-const projectUuid = z.string({ error: 'must be a string (the project UUID)' });
+/**
+ * Lower case: a UUID's hex digits mean the same in either case, so the task's and the top-level one are
+ * compared, and the body hashed for Idempotency-Key and test keys' answers, as the same UUID.
+ */
+const projectUuid = z.string({ error: 'must be a string (the project UUID)' }).transform((uuid) => uuid.toLowerCase());
 
 /** One task as requesters send it: every field but the project is optional and falls back to the project. */
 export const taskInputSchema = z.object(

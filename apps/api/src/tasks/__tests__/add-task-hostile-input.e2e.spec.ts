@@ -89,4 +89,32 @@ describe('add_task and add_tasks with hostile input', () => {
       expect(res.body.data.prompt).toBe('<p>[[__proto__]] car</p>');
     });
   });
+
+  describe('a project UUID in upper case', () => {
+    it('is the same project as in lower case: inside the task and at the top level, in add_tasks too', async () => {
+      const upper = r.projectUuid.toUpperCase();
+      const one = await t.request({
+        method: 'POST',
+        url: '/api/v1/projects/add_task',
+        headers: { apikey: r.liveKey },
+        body: { project_uuid: r.projectUuid, task: { project_uuid: upper, substitutions: { object: 'car' } } },
+      });
+      expect([one.status, one.body.errors]).toEqual([201, undefined]);
+      const batch = await addTasks(r.liveKey, { project_uuid: upper, tasks: [{ project_uuid: r.projectUuid, substitutions: { object: 'car' } }] });
+      expect([batch.status, batch.body.errors]).toEqual([201, undefined]);
+    });
+
+    it('replays the same Idempotency-Key, and gives a test key the same answer', async () => {
+      const send = (apikey: string, projectUuid: string, headers: Record<string, string> = {}) =>
+        addTask(t, apikey, { project_uuid: projectUuid, substitutions: { object: 'car' } }, headers);
+      const key = { 'idempotency-key': `case-${Date.now()}` };
+      const first = await send(r.liveKey, r.projectUuid, key);
+      const again = await send(r.liveKey, r.projectUuid.toUpperCase(), key);
+      expect(first.status).toBe(201);
+      expect([again.status, again.body]).toEqual([201, first.body]);
+      const lower = await send(r.testKey, r.projectUuid);
+      const upper = await send(r.testKey, r.projectUuid.toUpperCase());
+      expect(upper.body).toEqual(lower.body);
+    });
+  });
 });
