@@ -10,6 +10,8 @@ export const LIMITS = {
   substitutionValueChars: 10_000,
   urlChars: 2048,
   templateChars: 100_000,
+  /** A rendered prompt, in UTF-16 code units: the add_task body limit, as a count (docs/decisions.md). */
+  promptChars: 1024 * 1024,
   labels: 50,
   labelChars: 64,
   /** Worker submissions: boxes per submission and the largest image side accepted, in pixels. */

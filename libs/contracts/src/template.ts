@@ -25,33 +25,67 @@ export function escapeHtml(value: string): string {
 }
 
 /**
- * A template split once into literal text and variable names, alternating: [text, name, text, ..., text].
- * add_task renders one project's template thousands of times a second; scanning it with the placeholder
- * regex each time was the largest cost of our own code on that path (docs/performance.md).
+ * A template split once: literal `text` around the placeholders, `slots[i]` the index in `names` of the
+ * variable between text[i] and text[i + 1]. add_task renders one project's template thousands of times a
+ * second; scanning it with the placeholder regex each time was the largest cost of our own code on that
+ * path (docs/performance.md).
  */
-type CompiledTemplate = string[];
+interface CompiledTemplate {
+  text: string[];
+  names: string[];
+  slots: number[];
+  textLength: number;
+}
 
 const compiled = new Map<string, CompiledTemplate>();
 /** Templates are per project; past this many distinct ones the cache starts over rather than growing. */
 const MAX_COMPILED = 1000;
 
 function compile(template: string): CompiledTemplate {
-  let parts = compiled.get(template);
-  if (parts) return parts;
-  parts = template.split(PLACEHOLDER);
+  let found = compiled.get(template);
+  if (found) return found;
+  const parts = template.split(PLACEHOLDER);
+  found = { text: [], names: [], slots: [], textLength: 0 };
+  for (let i = 0; i < parts.length; i += 2) {
+    found.text.push(parts[i]);
+    found.textLength += parts[i].length;
+    if (i + 1 === parts.length) break;
+    const slot = found.names.indexOf(parts[i + 1]);
+    found.slots.push(slot >= 0 ? slot : found.names.push(parts[i + 1]) - 1);
+  }
   if (compiled.size >= MAX_COMPILED) compiled.clear();
-  compiled.set(template, parts);
-  return parts;
+  compiled.set(template, found);
+  return found;
 }
 
-/** Replaces every placeholder with its HTML-escaped value; callers make sure every variable has one. */
+/** A prompt measured before it is built. */
+export interface PreparedRender {
+  /** In UTF-16 code units, as String#length counts. */
+  length: number;
+  html: () => string;
+}
+
+/**
+ * Puts each variable's HTML-escaped value in its placeholders; callers make sure every variable has one.
+ * A value is escaped once, however many placeholders use it, and the result is measured before it is
+ * built: a template of 1,000 `[[a]]` and a 10,000-character value would otherwise build a 60 MB prompt
+ * from a 20 KB request before anything could refuse it.
+ */
+export function prepareRender(template: string, values: Record<string, string>): PreparedRender {
+  const { text, names, slots, textLength } = compile(template);
+  // Own keys only: a placeholder named like an Object.prototype member must not find that member.
+  const escaped = names.map((name) => escapeHtml(Object.hasOwn(values, name) ? values[name] : ''));
+  let length = textLength;
+  for (const slot of slots) length += escaped[slot].length;
+  const html = () => {
+    let out = text[0];
+    for (let i = 0; i < slots.length; i++) out += escaped[slots[i]] + text[i + 1];
+    return out;
+  };
+  return { length, html };
+}
+
+/** The prompt at once, for callers with no limit to keep (the console's preview). */
 export function renderTemplate(template: string, values: Record<string, string>): string {
-  const parts = compile(template);
-  let html = parts[0];
-  for (let i = 1; i < parts.length; i += 2) {
-    // Own keys only: a placeholder named like an Object.prototype member must not find that member.
-    const value = Object.hasOwn(values, parts[i]) ? values[parts[i]] : '';
-    html += escapeHtml(value) + parts[i + 1];
-  }
-  return html;
+  return prepareRender(template, values).html();
 }

@@ -1,4 +1,4 @@
-import { httpUrl, renderTemplate, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
+import { httpUrl, LIMITS, prepareRender, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Project } from '../projects/project.entity';
 
@@ -47,10 +47,18 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
     errors.push({ field: `${field}.substitutions.${project.imageVariable}`, detail: 'must be an absolute http(s) URL (it is the image)' });
   }
   if (errors.length > before) return undefined;
+  const prompt = prepareRender(project.template, values);
+  if (prompt.length > LIMITS.promptChars) {
+    errors.push({
+      field: `${field}.substitutions`,
+      detail: `would make a prompt of ${prompt.length} characters (each value HTML-escaped, in every placeholder that uses it); a prompt must be at most ${LIMITS.promptChars} characters`,
+    });
+    return undefined;
+  }
   return {
     id: randomUUID(),
     projectId: project.id,
-    prompt: renderTemplate(project.template, values),
+    prompt: prompt.html(),
     substitutions: given,
     externalImageUrl: input.external_image_url ?? imageFromVariable,
     reward: input.reward ?? project.defaultReward,

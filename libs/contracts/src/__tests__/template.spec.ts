@@ -1,4 +1,4 @@
-import { escapeHtml, renderTemplate, templateVariables } from '../template';
+import { escapeHtml, prepareRender, renderTemplate, templateVariables } from '../template';
 
 describe('templates', () => {
   it('finds variables in order of first appearance, once each, tolerating spaces', () => {
@@ -35,5 +35,14 @@ describe('templates', () => {
     expect(renderTemplate(template, { a: '2' })).toBe('<p>2-</p>2$&$1');
     expect(renderTemplate('no placeholders', {})).toBe('no placeholders');
     expect(renderTemplate('[[x]]', { x: 'only' })).toBe('only');
+  });
+
+  it('measures a prompt before building it, so a huge one can be refused without being built', () => {
+    const template = '<p>[[a]]</p>' + '[[a]]'.repeat(999);
+    const prepared = prepareRender(template, { a: '"'.repeat(10_000) });
+    expect(prepared.length).toBe(7 + 1000 * 60_000);
+    const small = prepareRender('<a title="[[t]]">[[t]] [[u]]</a>', { t: `"x'`, u: '<' });
+    expect(small.html()).toBe('<a title="&quot;x&#39;">&quot;x&#39; &lt;</a>');
+    expect(small.length).toBe(small.html().length);
   });
 });

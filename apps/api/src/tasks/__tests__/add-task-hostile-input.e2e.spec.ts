@@ -1,4 +1,4 @@
-import { UNSTORABLE_TEXT_DETAIL } from '@crowdbox/contracts';
+import { LIMITS, UNSTORABLE_TEXT_DETAIL } from '@crowdbox/contracts';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, type Requester } from '../../../test/factories';
 
@@ -115,6 +115,36 @@ describe('add_task and add_tasks with hostile input', () => {
       const lower = await send(r.testKey, r.projectUuid);
       const upper = await send(r.testKey, r.projectUuid.toUpperCase());
       expect(upper.body).toEqual(lower.body);
+    });
+  });
+
+  describe('a prompt larger than the limit', () => {
+    it('is a 422 on task.substitutions from a small request, with a live or a test key, in add_tasks too, and nothing is written', async () => {
+      const owner = await aRequester(t, { template: `<p>${'[[a]]'.repeat(1000)}</p>`, variables: {} });
+      const huge = { project_uuid: owner.projectUuid, substitutions: { a: '"'.repeat(10_000) } };
+      const before = await count('tasks');
+      for (const key of [owner.liveKey, owner.testKey]) {
+        const res = await addTask(t, key, huge);
+        expect(res.status).toBe(422);
+        expect(res.body.errors).toEqual([{ field: 'task.substitutions', detail: expect.stringContaining('would make a prompt of 60000007 characters') }]);
+        expect(res.body.errors[0].detail).toContain(`at most ${LIMITS.promptChars} characters`);
+        const batch = await addTasks(key, { tasks: [{ ...huge, substitutions: { a: 'fine' } }, huge] });
+        expect(batch.status).toBe(422);
+        expect(batch.body.errors).toEqual([{ field: 'tasks.1.substitutions', detail: expect.stringContaining('would make a prompt') }]);
+      }
+      expect(await count('tasks')).toBe(before);
+    });
+
+    it('is counted after escaping: the largest prompt is accepted, one more character per placeholder is not', async () => {
+      // 20 placeholders and "<p></p>": 7 + 20 × 6 × 8738 = 1,048,567 characters, 9 under the limit.
+      const owner = await aRequester(t, { template: `<p>${'[[a]]'.repeat(20)}</p>`, variables: {} });
+      const value = '"'.repeat(8738);
+      const largest = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: { a: value } });
+      expect(largest.status).toBe(201);
+      expect(largest.body.data.prompt).toHaveLength(1_048_567);
+      const over = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: { a: `${value}x` } });
+      expect(over.status).toBe(422);
+      expect(over.body.errors[0].detail).toContain('would make a prompt of 1048587 characters');
     });
   });
 });
