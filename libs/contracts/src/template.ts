@@ -35,6 +35,8 @@ interface CompiledTemplate {
   names: string[];
   slots: number[];
   textLength: number;
+  /** Whether a placeholder sits inside a tag (an attribute value), see PreparedRender. */
+  valueInTag: boolean;
 }
 
 const compiled = new Map<string, CompiledTemplate>();
@@ -45,11 +47,17 @@ function compile(template: string): CompiledTemplate {
   let found = compiled.get(template);
   if (found) return found;
   const parts = template.split(PLACEHOLDER);
-  found = { text: [], names: [], slots: [], textLength: 0 };
+  found = { text: [], names: [], slots: [], textLength: 0, valueInTag: false };
+  // A saved template is sanitized, so a raw `<` or `>` only ever opens or closes a tag.
+  let inTag = false;
   for (let i = 0; i < parts.length; i += 2) {
     found.text.push(parts[i]);
     found.textLength += parts[i].length;
     if (i + 1 === parts.length) break;
+    const open = parts[i].lastIndexOf('<');
+    const close = parts[i].lastIndexOf('>');
+    if (open !== close) inTag = open > close;
+    found.valueInTag ||= inTag;
     const slot = found.names.indexOf(parts[i + 1]);
     found.slots.push(slot >= 0 ? slot : found.names.push(parts[i + 1]) - 1);
   }
@@ -63,6 +71,11 @@ export interface PreparedRender {
   /** In UTF-16 code units, as String#length counts. */
   length: number;
   html: () => string;
+  /**
+   * A value lands inside a tag, in an attribute: escaping keeps it there, but `href="[[link]]"` with
+   * `javascript:…` is still a script URL, so such a prompt needs the HTML sanitizer; text values never do.
+   */
+  valueInTag: boolean;
 }
 
 /**
@@ -72,7 +85,7 @@ export interface PreparedRender {
  * from a 20 KB request before anything could refuse it.
  */
 export function prepareRender(template: string, values: Record<string, string>): PreparedRender {
-  const { text, names, slots, textLength } = compile(template);
+  const { text, names, slots, textLength, valueInTag } = compile(template);
   // Own keys only: a placeholder named like an Object.prototype member must not find that member.
   const escaped = names.map((name) => escapeHtml(Object.hasOwn(values, name) ? values[name] : ''));
   let length = textLength;
@@ -82,7 +95,7 @@ export function prepareRender(template: string, values: Record<string, string>):
     for (let i = 0; i < slots.length; i++) out += escaped[slots[i]] + text[i + 1];
     return out;
   };
-  return { length, html };
+  return { length, html, valueInTag };
 }
 
 /** The prompt at once, for callers with no limit to keep (the console's preview). */

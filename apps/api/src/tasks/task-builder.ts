@@ -1,6 +1,7 @@
 import { httpUrl, LIMITS, prepareRender, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Project } from '../projects/project.entity';
+import { sanitizeTemplate } from '../projects/template-sanitizer';
 
 /** A task ready to insert: defaults applied, prompt rendered, image resolved. */
 export interface NewTask {
@@ -58,7 +59,8 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
   return {
     id: randomUUID(),
     projectId: project.id,
-    prompt: prompt.html(),
+    // Values in text are escaped and safe; one in an attribute may be a script URL (docs/decisions.md).
+    prompt: prompt.valueInTag ? sanitizeTemplate(prompt.html()) : prompt.html(),
     substitutions: given,
     externalImageUrl: input.external_image_url ?? imageFromVariable,
     reward: input.reward ?? project.defaultReward,

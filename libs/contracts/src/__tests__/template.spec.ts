@@ -45,4 +45,12 @@ describe('templates', () => {
     expect(small.html()).toBe('<a title="&quot;x&#39;">&quot;x&#39; &lt;</a>');
     expect(small.length).toBe(small.html().length);
   });
+
+  it('tells when a value lands inside a tag, where escaping alone does not make it safe', () => {
+    expect(prepareRender('<p>[[a]]</p><b>[[b]]</b>', {}).valueInTag).toBe(false);
+    expect(prepareRender('<p>no placeholder</p>', {}).valueInTag).toBe(false);
+    expect(prepareRender('<p>[[a]]</p><a href="[[link]]">go</a>', {}).valueInTag).toBe(true);
+    expect(prepareRender('<img alt="x" src="[[a]]-[[b]]">', {}).valueInTag).toBe(true);
+    expect(prepareRender('<a\n  title="[[t]]">', {}).valueInTag).toBe(true);
+  });
 });

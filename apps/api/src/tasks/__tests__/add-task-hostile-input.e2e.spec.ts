@@ -147,4 +147,37 @@ describe('add_task and add_tasks with hostile input', () => {
       expect(over.body.errors[0].detail).toContain('would make a prompt of 1048587 characters');
     });
   });
+
+  describe('a value in a URL attribute of the template', () => {
+    const template = '<p><a href="[[link]]">open</a> <img src="[[picture]]" alt="[[link]]"> [[link]]</p>';
+
+    it.each(['javascript:alert(1)', 'JaVaScRiPt:alert(1)', ' java\tscript:alert(1)', 'vbscript:msgbox(1)'])(
+      'never makes the stored or returned prompt carry a script URL (%j)',
+      async (link) => {
+        const owner = await aRequester(t, { template, variables: {} });
+        for (const key of [owner.liveKey, owner.testKey]) {
+          const res = await addTask(t, key, { project_uuid: owner.projectUuid, substitutions: { link, picture: link } });
+          expect(res.status).toBe(201);
+          const prompts = [res.body.data.prompt];
+          if (key === owner.liveKey) {
+            const got = await t.request({ method: 'GET', url: `/api/v1/tasks/${res.body.data.task_uuid}`, headers: { apikey: key } });
+            prompts.push(got.body.data.prompt);
+          }
+          for (const prompt of prompts) {
+            expect(prompt).not.toMatch(/(href|src)="[^"]*script:/i);
+            expect(prompt).toContain('<a rel="noopener noreferrer nofollow" target="_blank">open</a>');
+          }
+        }
+      },
+    );
+
+    it('keeps an http(s) URL, escaped', async () => {
+      const owner = await aRequester(t, { template, variables: {} });
+      const link = 'https://example.com/a?b=1&c="2"';
+      const res = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: { link, picture: 'https://img.example.com/1.jpg' } });
+      expect(res.status).toBe(201);
+      expect(res.body.data.prompt).toContain('href="https://example.com/a?b=1&amp;c=&quot;2&quot;"');
+      expect(res.body.data.prompt).toContain('src="https://img.example.com/1.jpg"');
+    });
+  });
 });
