@@ -48,7 +48,10 @@ export class SessionController {
   }
 
   private reply(reply: FastifyReply, started: StartedSession): DataBody<SessionResponse> {
-    setSessionCookie(reply, started.token, started.expiresAt, this.config.COOKIE_SECURE ?? this.config.NODE_ENV === 'production');
+    // HTTPS-only in production, and wherever the request came over HTTPS (directly, or through a proxy
+    // TRUST_PROXY believes), whatever NODE_ENV says; COOKIE_SECURE overrides both.
+    const secure = this.config.COOKIE_SECURE ?? (this.config.NODE_ENV === 'production' || reply.request.protocol === 'https');
+    setSessionCookie(reply, started.token, started.expiresAt, secure);
     return { data: { user: toUserResponse(started.user), token: started.token } };
   }
 }

@@ -12,6 +12,7 @@ import { ErrorFilter } from '../common/errors/error.filter';
 import { sendError } from '../common/errors/error-response';
 import { registerBrowserOriginCheck } from '../common/http/browser-origin';
 import { registerJsonBodyParser } from '../common/http/json-body.parser';
+import { registerResponseHeaders } from '../common/http/response-headers';
 import { RouteTable } from '../common/http/route-table';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
 import type { AppConfig } from '../config/config.schema';
@@ -40,7 +41,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyLimit: LIMITS.bodyBytes,
     // Errors Fastify meets before any route runs (a path that is not valid percent-encoding, a path
     // parameter past maxParamLength) get the contract's error shape too, instead of Fastify's own.
-    // (No route, so no onSend hook below: the request id is set here.)
+    // (No route, so no onSend hook: the request id is set here.)
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendError(reply.header('x-request-id', request.id), request, error),
     // A path parameter longer than this is answered 414 before routing; below it, a malformed id reaches
     // its route and gets that route's answer (e.g. 422 "worktask not found"), as a 100-character one did.
@@ -56,11 +57,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   routes.watch(fastify);
   registerJsonBodyParser(fastify);
   registerBrowserOriginCheck(fastify);
-  // Callback-style hooks: an async hook costs a promise per request on every route.
-  fastify.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
+  registerResponseHeaders(fastify);
   if ((levels.values[config.LOG_LEVEL] ?? Infinity) <= levels.values.info) {
     fastify.addHook('onResponse', (request, reply, done) => {
       request.log.info(

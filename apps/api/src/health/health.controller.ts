@@ -1,4 +1,4 @@
-import { Controller, Get, Inject } from '@nestjs/common';
+import { Controller, Get, Inject, Logger } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RedisClient } from '../redis/redis-client';
@@ -12,6 +12,8 @@ import { REDIS } from '../redis/redis.module';
 @ApiExcludeController()
 @Controller()
 export class HealthController {
+  private readonly logger = new Logger(HealthController.name);
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(REDIS) private readonly redis: RedisClient,
@@ -36,20 +38,30 @@ export class HealthController {
       answer(this.redis.ping(), timeoutMs),
     ]);
     if (postgres !== 'ok' || redis !== 'ok') {
+      // The probe answers anyone on the public port, so a failure's own message (which can name
+      // internal hosts, ports and users) goes to the log, and the answer only says which one failed.
+      this.logger.warn(`not ready: postgres ${postgres}; redis ${redis}`);
       throw new ApiException(503, [
-        ...(postgres === 'ok' ? [] : [{ field: 'postgres', detail: postgres }]),
-        ...(redis === 'ok' ? [] : [{ field: 'redis', detail: redis }]),
+        ...(postgres === 'ok' ? [] : [{ field: 'postgres', detail: publicDetail(postgres, timeoutMs) }]),
+        ...(redis === 'ok' ? [] : [{ field: 'redis', detail: publicDetail(redis, timeoutMs) }]),
       ]);
     }
     return { data: { ok: true, postgres, redis } };
   }
 }
 
+/** What /readyz says of a failed check: its timeout as such, anything else only as "unavailable". */
+function publicDetail(outcome: string, timeoutMs: number): string {
+  return outcome === noAnswer(timeoutMs) ? outcome : 'unavailable';
+}
+
+const noAnswer = (timeoutMs: number) => `no answer within ${timeoutMs} ms`;
+
 /** 'ok', the error's message, or a timeout's; the check itself is left to finish or fail on its own. */
 function answer(check: Promise<unknown>, timeoutMs: number): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
+    timer = setTimeout(() => resolve(noAnswer(timeoutMs)), timeoutMs);
   });
   const settled = check.then(
     () => 'ok',

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { eventually } from '../../../test/eventually';
+import { freePort } from '../../../test/free-port';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { databaseUrl } from '../../../test/test-database';
 
@@ -51,4 +52,17 @@ describe('GET /readyz', () => {
     await held;
     expect((await timed()).status).toBe(200);
   }, 20_000);
+
+  it('says only which one failed, not its error (which can name hosts, ports and users), to whoever asks', async () => {
+    const port = await freePort();
+    const away = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}` }, { role: 'http' });
+    try {
+      const res = await away.request({ method: 'GET', url: '/readyz' });
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ errors: [{ field: 'redis', detail: 'unavailable' }] });
+      expect(res.text).not.toContain(String(port));
+    } finally {
+      await away.close();
+    }
+  });
 });
