@@ -12,6 +12,11 @@ export const LIMITS = {
   templateChars: 100_000,
   /** A rendered prompt, in UTF-16 code units: the add_task body limit, as a count (docs/decisions.md). */
   promptChars: 1024 * 1024,
+  /**
+   * The prompts of one add_tasks batch together, in UTF-16 code units: 16 Mi, so a batch's prompts and
+   * their echo in the answer stay tens of megabytes, where 1,000 prompts at the limit above are a gigabyte.
+   */
+  batchPromptChars: 16 * 1024 * 1024,
   labels: 50,
   labelChars: 64,
   /** Worker submissions: boxes per submission and the largest image side accepted, in pixels. */

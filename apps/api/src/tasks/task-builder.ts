@@ -18,11 +18,17 @@ export interface NewTask {
   callbackEndpointId: string | null;
 }
 
+/** What a batch's prompts may still add up to (LIMITS.batchPromptChars); buildTask takes from it. */
+export interface PromptBudget {
+  chars: number;
+}
+
 /**
  * Applies a project to one task input. Problems are pushed onto `errors` with `field` as the path
- * prefix (`task` or `tasks.3`), so a batch reports every bad task at once.
+ * prefix (`task` or `tasks.3`), so a batch reports every bad task at once. In a batch, each prompt is
+ * taken from `budget` before it is built.
  */
-export function buildTask(project: Project, input: TaskInput, field: string, errors: ErrorItem[]): NewTask | undefined {
+export function buildTask(project: Project, input: TaskInput, field: string, errors: ErrorItem[], budget?: PromptBudget): NewTask | undefined {
   const given = input.substitutions ?? {};
   const known = new Set([...Object.keys(project.variables), project.imageVariable]);
   const before = errors.length;
@@ -55,6 +61,19 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
       detail: `would make a prompt of ${prompt.length} characters (each value HTML-escaped, in every placeholder that uses it); a prompt must be at most ${LIMITS.promptChars} characters`,
     });
     return undefined;
+  }
+  if (budget) {
+    // Once spent, every later task of the batch is past it too; the first one's error says so.
+    if (budget.chars < 0) return undefined;
+    if (prompt.length > budget.chars) {
+      errors.push({
+        field: `${field}.substitutions`,
+        detail: `would bring the batch's prompts past ${LIMITS.batchPromptChars} characters in all; send these tasks in smaller batches`,
+      });
+      budget.chars = -1;
+      return undefined;
+    }
+    budget.chars -= prompt.length;
   }
   return {
     id: randomUUID(),

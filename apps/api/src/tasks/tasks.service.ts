@@ -1,4 +1,4 @@
-import type { AddTaskBody, AddTasksBody, ErrorItem, TaskResponse } from '@crowdbox/contracts';
+import { LIMITS, type AddTaskBody, type AddTasksBody, type ErrorItem, type TaskResponse } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -12,7 +12,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { storedResponse, withIdempotency } from './idempotency';
-import { buildTask, resolveProjectUuid, type NewTask } from './task-builder';
+import { buildTask, resolveProjectUuid, type NewTask, type PromptBudget } from './task-builder';
 import { newTaskResponse, TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
 
 /** The requester API's task use cases: add one, add a batch, read one. */
@@ -58,9 +58,10 @@ export class TasksService {
     const projects = new Map<string, Project | undefined>();
     for (const uuid of new Set(uuids as string[])) projects.set(uuid, await this.projectFor(key, uuid));
     const build = () => {
+      const budget: PromptBudget = { chars: LIMITS.batchPromptChars };
       const results = body.tasks.map((input, i) => {
         const project = projects.get(uuids[i] as string);
-        return project ? buildTask(project, input, `tasks.${i}`, errors) : undefined;
+        return project ? buildTask(project, input, `tasks.${i}`, errors, budget) : undefined;
       });
       if (errors.length > 0) throw new ApiException(422, errors);
       return results;

@@ -148,6 +148,24 @@ describe('add_task and add_tasks with hostile input', () => {
     });
   });
 
+  describe('a batch whose prompts together pass the batch limit', () => {
+    it('is a 422 on the first task past it (one error), nothing is written, and a batch just under it is accepted', async () => {
+      // 1,000 prompts of 20,007 characters: 20 M in all, over 16 Mi, from a body of a few kilobytes.
+      const owner = await aRequester(t, { template: `<p>${'x'.repeat(20_000)}</p>`, variables: {} });
+      const tasks = Array.from({ length: 1000 }, () => ({ substitutions: {} }));
+      const before = await count('tasks');
+      for (const key of [owner.liveKey, owner.testKey]) {
+        const res = await addTasks(key, { project_uuid: owner.projectUuid, tasks });
+        expect(res.status).toBe(422);
+        const first = Math.floor(LIMITS.batchPromptChars / 20_007);
+        expect(res.body.errors).toEqual([{ field: `tasks.${first}.substitutions`, detail: expect.stringContaining(`past ${LIMITS.batchPromptChars} characters in all`) }]);
+      }
+      expect(await count('tasks')).toBe(before);
+      const fits = await addTasks(owner.liveKey, { project_uuid: owner.projectUuid, tasks: tasks.slice(0, Math.floor(LIMITS.batchPromptChars / 20_007)) });
+      expect(fits.status).toBe(201);
+    });
+  });
+
   describe('a value in a URL attribute of the template', () => {
     const template = '<p><a href="[[link]]">open</a> <img src="[[picture]]" alt="[[link]]"> [[link]]</p>';
 
