@@ -51,4 +51,33 @@ describe('the lease countdown', () => {
     expect(await task.submitButton.count()).toBe(0);
     expect(await task.expired.innerText()).toContain('The 1 box you drew on it was not sent.');
   });
+
+  it('gives back a lease it ended early, so "Next task" in the seconds before the server\'s deadline brings another task', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    await page.route(
+      '**/api/work/checkouts',
+      async (route) => {
+        const response = await route.fetch();
+        const body = await response.json();
+        if (response.status() === 201) body.data.expires_at = await shortenLease(h, body.data.checkout_id, 6_000);
+        await route.fulfill({ response, json: body });
+      },
+      { times: 1 },
+    );
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const first = await task.checkoutId();
+
+    await task.expired.waitFor({ timeout: 10_000 });
+    // The page ended it ahead of the server's deadline; the worker moves on at once.
+    expect(await msUntilExpiry(h, first)).toBeGreaterThan(500);
+    await page.getByRole('button', { name: 'Next task' }).click();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(first);
+    const [lease] = await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [first]);
+    expect(lease.state).toBe('released');
+  });
 });
+

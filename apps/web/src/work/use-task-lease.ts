@@ -90,6 +90,8 @@ export function useTaskLease(projectUuid: string, userId: string) {
   const [busy, setBusy] = useState<'submit' | 'skip' | null>(null);
   const [failure, setFailure] = useState<ActionFailure | null>(null);
   const alive = useRef(true);
+  // The give-back of a lease the page ended by its own clock (expire below); the next checkout waits for it.
+  const givingBack = useRef<Promise<unknown> | null>(null);
 
   const next = useCallback(
     async (afterNotice: LeaseNotice | null) => {
@@ -99,6 +101,8 @@ export function useTaskLease(projectUuid: string, userId: string) {
       setState({ kind: 'loading' });
       setFailure(null);
       try {
+        await givingBack.current;
+        givingBack.current = null;
         const { checkout, resumed, earlier } = await checkOutOnce(projectUuid, userId);
         if (!alive.current) return;
         const draft = loadDraft(userId, checkout.checkout_id);
@@ -136,7 +140,17 @@ export function useTaskLease(projectUuid: string, userId: string) {
     },
     [userId],
   );
-  const expire = useCallback((checkout: CheckoutResponse, boxes: number) => end(checkout, 'expired', boxes), [end]);
+  // The page ends a lease a little before the server's deadline (countdown.tsx, SUBMIT_MARGIN_MS), so
+  // for those seconds the server still holds it: "Next task" would get it back, only to end it again at
+  // once. It is given back instead (refused harmlessly if the server has expired it meanwhile), which
+  // also frees its slot for other workers a little sooner.
+  const expire = useCallback(
+    (checkout: CheckoutResponse, boxes: number) => {
+      givingBack.current = workApi.release(checkout.checkout_id).catch(() => undefined);
+      end(checkout, 'expired', boxes);
+    },
+    [end],
+  );
 
   // The task is finished here (submitted, now or before, or skipped): its draft goes, the next task comes.
   const done = useCallback(
