@@ -1,4 +1,4 @@
-import type { DataBody, SessionResponse, UserResponse } from '@crowdbox/contracts';
+import type { ChangedPasswordResponse, DataBody, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
 import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -6,7 +6,7 @@ import { CurrentSession, type SessionPrincipal } from '../common/http/principal'
 import { UntrustedForwardingWarning } from '../common/http/untrusted-forwarding.interceptor';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
-import { LoginDto, SignupDto } from './dto/session.dto';
+import { ChangePasswordDto, LoginDto, SignupDto } from './dto/session.dto';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type StartedSession } from './sessions.service';
@@ -39,6 +39,26 @@ export class SessionController {
     await this.sessions.logOut(session.sessionId);
     clearSessionCookie(reply);
     return { data: { ok: true } };
+  }
+
+  /** Changes the password and ends every other session; this one stays signed in. */
+  @Post('password')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  async changePassword(
+    @CurrentSession() session: SessionPrincipal,
+    @Body() body: ChangePasswordDto,
+    @Ip() ip: string,
+  ): Promise<DataBody<ChangedPasswordResponse>> {
+    return { data: { ok: true, signed_out_sessions: await this.sessions.changePassword(session, body, ip) } };
+  }
+
+  /** Ends every other session of the user: a device lost or left signed in. */
+  @Post('logout_others')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  async logOutOthers(@CurrentSession() session: SessionPrincipal): Promise<DataBody<SignedOutSessionsResponse>> {
+    return { data: { signed_out_sessions: await this.sessions.logOutOthers(session) } };
   }
 
   @Get('me')

@@ -1,8 +1,8 @@
-import type { LoginBody, SignupBody, UserResponse } from '@crowdbox/contracts';
+import type { ChangePasswordBody, LoginBody, SignupBody, UserResponse } from '@crowdbox/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { PG_SQLSTATE, sqlConstraint, sqlState } from '../common/errors/sql-state';
 import { randomSecret, sha256Hex } from '../common/crypto.util';
@@ -26,7 +26,7 @@ export interface StartedSession {
 
 const MAX_CACHED_SESSIONS = 50_000;
 
-/** Sign-up, log-in, log-out and resolving a session token. */
+/** Sign-up, log-in, log-out, changing the password, ending other sessions, and resolving a session token. */
 @Injectable()
 export class SessionsService {
   /**
@@ -95,22 +95,91 @@ export class SessionsService {
     // A wrong password keeps the point it took.
     if (!right || !user) throw ApiException.of(401, 'root', 'email or password is wrong');
     await attempt.succeeded();
-    if (needsRehash(user.passwordHash, this.scrypt)) await this.rehash(user, input.password);
-    return this.start(this.db.getRepository(Session), user);
+    const stored = needsRehash(user.passwordHash, this.scrypt) ? await this.rehash(user, input.password) : user.passwordHash;
+    const started = await this.startIfUnchanged(user, stored);
+    // The password was changed while this one was checked: it was right, but it is no longer the password.
+    if (!started) throw ApiException.of(401, 'root', 'email or password is wrong');
+    return started;
   }
 
   /**
    * A hash made with less work than new ones get (PASSWORD_SCRYPT_P raised since), made again now that
    * the password is at hand: the only moment it can be. Only if the hash is still the one checked.
+   * Answers the hash the password now has: the new one, or the one checked when it was not replaced.
    */
-  private async rehash(user: User, password: string): Promise<void> {
+  private async rehash(user: User, password: string): Promise<string> {
     try {
       const hash = await hashPassword(password, this.scrypt);
-      await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [user.id, hash, user.passwordHash]);
+      const [, replaced]: [unknown, number] = await this.db.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
+        user.id,
+        hash,
+        user.passwordHash,
+      ]);
+      return replaced ? hash : user.passwordHash;
     } catch (error) {
       // The log-in itself succeeded; the upgrade waits for the next one.
       this.logger.warn(`re-hashing the password of user ${user.id} failed: ${(error as Error).message}`);
+      return user.passwordHash;
     }
+  }
+
+  /**
+   * Checks the current password, then stores the new one (hashed with today's parameters) and ends every
+   * other session of the user, in one transaction; answers how many live sessions ended. A wrong current
+   * password counts as a failed log-in for the email from `address` (LoginThrottle), so a session left
+   * open somewhere cannot be used to guess the password at leisure.
+   */
+  async changePassword(session: SessionPrincipal, input: ChangePasswordBody, address: string): Promise<number> {
+    const attempt = await this.throttle.reserve(session.email, address);
+    let user: User;
+    let right: boolean;
+    try {
+      user = await this.user(session.userId);
+      right = await verifyUserPassword(input.current_password, user.passwordHash, this.scrypt);
+    } catch (error) {
+      await attempt.release();
+      throw error;
+    }
+    // Keeps the point it took, as a failed log-in does.
+    if (!right) throw ApiException.unprocessable('current_password', 'is wrong');
+    await attempt.succeeded();
+    const hash = await hashPassword(input.new_password, this.scrypt);
+    const ended = await this.db.transaction(async (tx) => {
+      const [, changed]: [unknown, number] = await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
+        user.id,
+        hash,
+        user.passwordHash,
+      ]);
+      // Another change (or a re-hash) committed since the check: the password checked may be the old one.
+      if (!changed) throw ApiException.of(409, 'root', 'the password was changed meanwhile; enter the new one as the current password');
+      return this.deleteOtherSessions(tx, session);
+    });
+    this.forgetOtherSessions(session);
+    return ended;
+  }
+
+  /** Ends every session of the user but this one; answers how many live ones ended. */
+  async logOutOthers(session: SessionPrincipal): Promise<number> {
+    const ended = await this.deleteOtherSessions(this.db.manager, session);
+    this.forgetOtherSessions(session);
+    return ended;
+  }
+
+  private async deleteOtherSessions(db: EntityManager, session: SessionPrincipal): Promise<number> {
+    const [rows]: [Array<{ live: boolean }>, number] = await db.query(
+      'DELETE FROM sessions WHERE user_id = $1 AND id <> $2 RETURNING expires_at > now() AS live',
+      [session.userId, session.sessionId],
+    );
+    // Expired rows the hourly pruning has not reached yet were signed out already.
+    return rows.filter(({ live }) => live).length;
+  }
+
+  /**
+   * Once the delete has committed (a load before that could cache a row still there): as for log-out,
+   * the ended sessions stop working here at once and on other nodes within CACHE_TTL_MS.
+   */
+  private forgetOtherSessions(session: SessionPrincipal): void {
+    this.cache.deleteWhere((principal) => principal.userId === session.userId && principal.sessionId !== session.sessionId);
   }
 
   async logOut(sessionId: string): Promise<void> {
@@ -142,10 +211,31 @@ export class SessionsService {
   }
 
   private async start(sessions: ReturnType<DataSource['getRepository']>, user: User): Promise<StartedSession> {
+    const started = this.newSession(user);
+    await sessions.insert({ id: randomUUID(), userId: user.id, tokenHash: sha256Hex(started.token), expiresAt: started.expiresAt });
+    return started;
+  }
+
+  /**
+   * A log-in's session, made only while the user's hash is still `stored`, the one its password was
+   * checked against (or that one's re-hash); undefined otherwise. A log-in with the old password that
+   * was being checked while the password changed would otherwise get a session after the change had
+   * ended the others, and a guesser logging in again and again would always have one in flight.
+   */
+  private async startIfUnchanged(user: User, stored: string): Promise<StartedSession | undefined> {
+    const started = this.newSession(user);
+    const rows: unknown[] = await this.db.query(
+      `INSERT INTO sessions (id, user_id, token_hash, expires_at)
+       SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2 AND password_hash = $5)
+       RETURNING id`,
+      [randomUUID(), user.id, sha256Hex(started.token), started.expiresAt, stored],
+    );
+    return rows.length > 0 ? started : undefined;
+  }
+
+  private newSession(user: User): StartedSession {
     const token = `cbs_${randomSecret(32)}`;
-    const expiresAt = new Date(Date.now() + this.config.SESSION_TTL_DAYS * 86_400_000);
-    await sessions.insert({ id: randomUUID(), userId: user.id, tokenHash: sha256Hex(token), expiresAt });
-    return { user, token, expiresAt };
+    return { user, token, expiresAt: new Date(Date.now() + this.config.SESSION_TTL_DAYS * 86_400_000) };
   }
 }
 

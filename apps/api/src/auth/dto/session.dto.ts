@@ -1,5 +1,6 @@
-import { loginBodySchema, signupBodySchema } from '@crowdbox/contracts';
+import { changePasswordBodySchema, loginBodySchema, signupBodySchema } from '@crowdbox/contracts';
 import { createZodDto } from 'nestjs-zod';
 
 export class SignupDto extends createZodDto(signupBodySchema) {}
 export class LoginDto extends createZodDto(loginBodySchema) {}
+export class ChangePasswordDto extends createZodDto(changePasswordBodySchema) {}
