@@ -9,8 +9,9 @@ import { WorkProjectsPage } from './work/work-projects-page';
 import { WorkTaskPage } from './work/work-task-page';
 
 /**
- * Every route of the web app. The console is lazy-loaded from ./console so a worker never downloads
- * it: the worker bundle holds the shell, auth and /work only (bench/web-bundle.mjs measures it).
+ * Every route of the web app. The console and the account page are lazy-loaded so a worker never
+ * downloads them until opened: the worker bundle holds the shell, auth and /work only
+ * (bench/web-bundle.mjs measures it).
  */
 export const routes: RouteObject[] = [
   {
@@ -35,6 +36,19 @@ export const routes: RouteObject[] = [
             <WorkTaskPage />
           </RequireSession>
         ),
+      },
+      {
+        path: 'account',
+        lazy: async () => {
+          const { AccountPage } = await import('./account/account-page');
+          return {
+            element: (
+              <RequireSession>
+                <AccountPage />
+              </RequireSession>
+            ),
+          };
+        },
       },
       {
         path: 'console/*',

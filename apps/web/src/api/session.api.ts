@@ -1,4 +1,4 @@
-import type { SessionResponse, UserResponse } from '@crowdbox/contracts';
+import type { ChangedPasswordResponse, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
 import { api } from './client';
 
 /** Session calls (API.md §4): the cookie they set is what authenticates every later call. */
@@ -7,4 +7,8 @@ export const sessionApi = {
   logIn: (email: string, password: string) => api.post<SessionResponse>('/api/session/login', { email, password }),
   signUp: (email: string, password: string, name: string) => api.post<SessionResponse>('/api/session/signup', { email, password, name }),
   logOut: () => api.post<{ ok: boolean }>('/api/session/logout'),
+  /** Ends every other session of the user too; this one stays signed in. */
+  changePassword: (currentPassword: string, newPassword: string) =>
+    api.post<ChangedPasswordResponse>('/api/session/password', { current_password: currentPassword, new_password: newPassword }),
+  logOutOthers: () => api.post<SignedOutSessionsResponse>('/api/session/logout_others'),
 };

@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useSession } from '../auth/session-context';
 
-/** The signed-in user's name with a small menu: who you are, and "Log out". Escape or a click outside closes it. */
+/** The signed-in user's name with a small menu: who you are, "Account" and "Log out". Escape or a click outside closes it. */
 export function UserMenu() {
   const { user, logOut } = useSession();
   const navigate = useNavigate();
@@ -60,6 +60,9 @@ export function UserMenu() {
             <strong>{user.name}</strong>
             <span className="muted">{user.email}</span>
           </p>
+          <Link to="/account" className="button wide" onClick={() => setOpen(false)}>
+            Account
+          </Link>
           <button
             type="button"
             className="button wide"

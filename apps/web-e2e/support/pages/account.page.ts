@@ -1,0 +1,36 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** /account — change the password, sign out of the other sessions; reached from the user menu. */
+export class AccountPage {
+  readonly form: Locator;
+
+  constructor(readonly page: Page) {
+    this.form = page.getByTestId('change-password-form');
+  }
+
+  /** Opens the page the way a user does: the user menu in the top bar, then Account. */
+  async openFromMenu(): Promise<this> {
+    await this.page.getByTestId('user-menu').click();
+    await this.page.getByRole('link', { name: 'Account' }).click();
+    await this.page.waitForURL((url) => url.pathname === '/account');
+    await this.page.getByRole('heading', { name: 'Change password' }).waitFor();
+    return this;
+  }
+
+  /** Fills the form and sends it; `confirm` defaults to the new password. */
+  async changePassword(current: string, next: string, confirm = next): Promise<void> {
+    await this.form.getByLabel('Current password').fill(current);
+    await this.form.getByLabel('New password', { exact: true }).fill(next);
+    await this.form.getByLabel('Confirm new password').fill(confirm);
+    await this.form.getByRole('button', { name: 'Change password' }).click();
+  }
+
+  /** The error shown under one field (by its label). */
+  fieldError(label: string): Locator {
+    return this.form.locator('.field', { has: this.page.getByLabel(label, { exact: true }) }).locator('.field-error');
+  }
+
+  async signOutOthers(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Sign out of other sessions' }).click();
+  }
+}

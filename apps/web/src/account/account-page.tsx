@@ -1,0 +1,68 @@
+import type { ErrorItem } from '@crowdbox/contracts';
+import { useState } from 'react';
+import { ApiError, errorItems } from '../api/client';
+import { sessionApi } from '../api/session.api';
+import { useSession } from '../auth/session-context';
+import { ErrorList } from '../shell/error-list';
+import { ChangePasswordForm } from './change-password-form';
+import { signedOutText } from './signed-out-text';
+import './account.css';
+
+/**
+ * /account, for every signed-in user (worker and requester alike): change the password, sign out the
+ * other sessions. Lazy-loaded by the shell, so the worker bundle carries none of it.
+ */
+export function AccountPage() {
+  const session = useSession();
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [done, setDone] = useState<string | null>(null);
+
+  // The API client leaves 401s of /api/session/* to their callers (a wrong log-in is one); here a 401
+  // means this session ended elsewhere, so the session is read again and RequireSession asks to log in.
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) void session.refresh();
+  };
+
+  const logOutOthers = async () => {
+    setBusy(true);
+    setErrors([]);
+    setDone(null);
+    try {
+      setDone(signedOutText((await sessionApi.logOutOthers()).signed_out_sessions));
+    } catch (error) {
+      setErrors(errorItems(error));
+      onError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!session.user) return null;
+  return (
+    <div className="page narrow">
+      <div className="page-header">
+        <div>
+          <h1>Account</h1>
+          <p className="muted">
+            Signed in as {session.user.name} ({session.user.email}).
+          </p>
+        </div>
+      </div>
+      <ChangePasswordForm email={session.user.email} onError={onError} />
+      <section className="card account-card" aria-labelledby="other-sessions-title">
+        <h2 id="other-sessions-title">Other sessions</h2>
+        <p className="muted">Each device you log in from stays signed in until it logs out or its session runs out. Signed in on a device you no longer have? End every session but this one.</p>
+        {done && (
+          <p className="alert success" role="status" data-testid="others-signed-out">
+            {done}
+          </p>
+        )}
+        <ErrorList errors={errors} />
+        <button type="button" className="button danger" disabled={busy} onClick={logOutOthers}>
+          Sign out of other sessions
+        </button>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import type { ErrorItem } from '@crowdbox/contracts';
+import { useState, type FormEvent } from 'react';
+import { errorItems } from '../api/client';
+import { sessionApi } from '../api/session.api';
+import { ErrorList, fieldError } from '../shell/error-list';
+import { signedOutText } from './signed-out-text';
+
+type FieldName = 'current_password' | 'new_password' | 'confirm';
+
+const FIELDS: Array<{ name: FieldName; label: string; autoComplete: string; hint?: string }> = [
+  { name: 'current_password', label: 'Current password', autoComplete: 'current-password' },
+  { name: 'new_password', label: 'New password', autoComplete: 'new-password', hint: 'At least 8 characters.' },
+  { name: 'confirm', label: 'Confirm new password', autoComplete: 'new-password' },
+];
+
+const EMPTY: Record<FieldName, string> = { current_password: '', new_password: '', confirm: '' };
+
+interface Props {
+  /** The user's email, for password managers: they file the new password under it. */
+  email: string;
+  /** Called with a failed call's error (a 401 means this session itself has ended). */
+  onError: (error: unknown) => void;
+}
+
+/** Current, new and confirm; the API's field errors under the fields, and how many other sessions it ended. */
+export function ChangePasswordForm({ email, onError }: Props) {
+  const [values, setValues] = useState(EMPTY);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    // The only check made here: the server never sees the confirmation.
+    if (values.new_password !== values.confirm) {
+      setErrors([{ field: 'confirm', detail: 'does not match the new password' }]);
+      return;
+    }
+    setBusy(true);
+    setErrors([]);
+    try {
+      const { signed_out_sessions } = await sessionApi.changePassword(values.current_password, values.new_password);
+      setValues(EMPTY);
+      setDone(`Your password was changed. ${signedOutText(signed_out_sessions)}`);
+    } catch (error) {
+      setErrors(errorItems(error));
+      onError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const rootErrors = errors.filter((e) => !FIELDS.some((f) => f.name === e.field));
+  return (
+    <form className="card account-card" onSubmit={onSubmit} noValidate aria-labelledby="change-password-title" data-testid="change-password-form">
+      <h2 id="change-password-title">Change password</h2>
+      <p className="muted">Every other device signed in to your account is signed out; this one stays signed in.</p>
+      {done && (
+        <p className="alert success" role="status" data-testid="password-changed">
+          {done}
+        </p>
+      )}
+      <ErrorList errors={rootErrors} />
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      {FIELDS.map((field) => {
+        const error = fieldError(errors, field.name);
+        const id = `account-${field.name}`;
+        return (
+          <div className="field" key={field.name}>
+            <label htmlFor={id}>{field.label}</label>
+            <input
+              id={id}
+              name={field.name}
+              type="password"
+              autoComplete={field.autoComplete}
+              required
+              value={values[field.name]}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : field.hint ? `${id}-hint` : undefined}
+              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
+            />
+            {field.hint && !error && (
+              <p className="field-hint" id={`${id}-hint`}>
+                {field.hint}
+              </p>
+            )}
+            {error && (
+              <p className="field-error" id={`${id}-error`}>
+                {error}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      <button className="button primary" type="submit" disabled={busy}>
+        {busy ? 'Please wait…' : 'Change password'}
+      </button>
+    </form>
+  );
+}
