@@ -11,9 +11,13 @@
  *  3. With k submissions (counting submissions with no boxes), clusters with fewer than ceil(k/2)
  *     boxes are dropped. For k = 1 (and k = 2) that keeps every box.
  *  4. The merged box is the per-edge median of the cluster (x0, y0, x1, y1 separately; an even
- *     count takes the mean of the two middle values), converted to an integer box by rounding
- *     center and size half away from zero (see roundBox). No clamping is needed: a median of edges
- *     lies between the input edges, so boxes inside the image give a merged box inside the image.
+ *     count takes the mean of the two middle values), converted to an integer box the way a stored
+ *     box is (DESIGN.md §6): with a frame, its edges are clamped inside the frame, then center and
+ *     size are rounded half away from zero (clampBox); without one, only rounded (roundBox). The
+ *     clamp matters although a median of edges lies between the input edges: rounding center and
+ *     size separately moves an edge by up to a pixel, so two boxes reaching the right edge of a
+ *     10 px image (x 0..10 and 1.5..10.5, medians 0.75..10.25) rounded to center 6, width 10, i.e.
+ *     1..11, a pixel past the image and past both workers' boxes.
  *  5. support = boxes in the cluster; agreement = mean pairwise IoU in the cluster, rounded to 3
  *     decimals, 1 for a single-box cluster.
  *
@@ -32,8 +36,8 @@
  * `options.frame`, a submission that reported another size has its boxes scaled into the frame
  * first (rectInFrame), so that the same object drawn on a 640 px and a 1280 px copy merges, and the
  * result is in the frame's pixels. A scaled box is clamped to the frame: a box may lie half a pixel
- * past its own image's edge (EDGE_ROUNDING_SLACK), and scaling up would widen that, so rule 4's "no
- * clamping is needed" holds for the scaled boxes only once they are clamped.
+ * past its own image's edge (EDGE_ROUNDING_SLACK), and scaling up would widen that. The merged box
+ * is clamped to the frame too (rule 4).
  *
  * Input hygiene: two submissions with the same worker id are a caller bug (their order could not be
  * made deterministic and the one-box-per-worker rule would be ambiguous), so they throw. Boxes
@@ -41,7 +45,8 @@
  * (they still do not change k: the worker did submit).
  */
 import { boxToRect, rectToBox } from './box-rect.util';
-import type { Box, Rect } from './box.types';
+import type { Box, ImageSize, Rect } from './box.types';
+import { clampBox } from './clamp.util';
 import type { ConsensusBox, ConsensusOptions, Submission } from './consensus.types';
 import { rectIou } from './iou.util';
 import { median } from './median.util';
@@ -121,15 +126,15 @@ function agreementOf(cluster: Cluster): number {
   return roundHalfAwayFromZero((sum / pairs) * 1000) / 1000;
 }
 
-function mergeCluster(cluster: Cluster): ConsensusBox {
+function mergeCluster(cluster: Cluster, frame: ImageSize | undefined): ConsensusBox {
   const rects = cluster.entries.map((e) => e.rect);
-  const merged: Rect = {
+  const merged = rectToBox(cluster.label, {
     x0: median(rects.map((r) => r.x0)),
     y0: median(rects.map((r) => r.y0)),
     x1: median(rects.map((r) => r.x1)),
     y1: median(rects.map((r) => r.y1)),
-  };
-  const box = roundBox(rectToBox(cluster.label, merged));
+  });
+  const box = frame ? clampBox(merged, frame) : roundBox(merged);
   return {
     label: box.label,
     center_x: box.center_x,
@@ -208,6 +213,6 @@ export function consensus(submissions: readonly Submission[], options: Consensus
   const minSupport = Math.ceil(k / 2);
   return allClusters
     .filter((cluster) => cluster.entries.length >= minSupport)
-    .map(mergeCluster)
+    .map((cluster) => mergeCluster(cluster, options.frame))
     .sort(compareOutput);
 }

@@ -20,10 +20,12 @@ const logger = new Logger('StoredConsensus');
 
 /**
  * The version of the consensus rule this code computes, stored with each consensus (`consensus_rule`):
- * 2 since a task's boxes are put into one frame (migration 1765700000000). Raise it with any change to
- * what a stored consensus would hold: stored ones of another version are then computed again.
+ * 2 since a task's boxes are put into one frame (migration 1765700000000); 3 since the merged box is
+ * clamped to that frame (libs/boxes consensus.util.ts, rule 4: before, rounding could put an edge a
+ * pixel past the image). Raise it with any change to what a stored consensus would hold: stored ones
+ * of another version are then computed again.
  */
-export const CONSENSUS_RULE = 2;
+export const CONSENSUS_RULE = 3;
 
 /**
  * SQL: true when the task aliased `t` has a stored consensus computed with `threshold` (an SQL

@@ -213,6 +213,49 @@ describe('consensus', () => {
   });
 });
 
+describe('consensus in a frame: the merged box is clamped like a stored box', () => {
+  const image = { width: 10, height: 10 };
+  const stored = (x0: number, y0: number, x1: number, y1: number): Box => clampBox(fromEdges('car', x0, y0, x1, y1), image);
+
+  it('keeps two boxes reaching the edge inside the image (rounding center and size alone put it a pixel past)', () => {
+    // Edges 0..10 and 1.5..10.5 (both valid as stored): medians 0.75..10.25. Rounded without a clamp:
+    // center 6, width 10, i.e. 1..11, past the image and past both workers' boxes.
+    const subs: Submission[] = [
+      { worker: 'a', boxes: [box('car', 5, 5, 10, 10)], image },
+      { worker: 'b', boxes: [box('car', 6, 5, 9, 10)], image },
+    ];
+    const [merged] = consensus(subs, { frame: image });
+    expect(boxInsideImage(merged, image)).toBeNull();
+    expect(merged).toMatchObject({ center_x: 5, width: 9, support: 2 });
+    expect(consensus(subs)[0]).toMatchObject({ center_x: 6, width: 10 });
+  });
+
+  it('gives boxes inside the frame for any stored boxes near its edges, and a lone stored box back as it is', () => {
+    let seed = 7;
+    let checked = 0;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const edge = (size: number) => (random() < 0.5 ? random() * 3 : size - random() * 3);
+    for (let run = 0; run < 3000; run++) {
+      const frame = { width: 5 + Math.floor(random() * 200), height: 5 + Math.floor(random() * 200) };
+      const workers = 1 + Math.floor(random() * 4);
+      const subs: Submission[] = Array.from({ length: workers }, (_, w) => {
+        const x0 = random() * frame.width * 0.6 - 1;
+        const y0 = random() * frame.height * 0.6 - 1;
+        return { worker: `w${w}`, boxes: [clampBox(fromEdges('car', x0, y0, edge(frame.width) + 1, edge(frame.height) + 1), frame)], image: frame };
+      });
+      // Only what submit accepts (a box collapsed onto an edge is refused there).
+      if (subs.some((sub) => sub.boxes.some((b) => boxInsideImage(b, frame) !== null))) continue;
+      checked++;
+      for (const merged of consensus(subs, { iouThreshold: 0.1, frame })) expect(boxInsideImage(merged, frame)).toBeNull();
+      // A task of one submission stores its box as the consensus (the SUBMIT's solo text): the rule must agree.
+      const [only] = subs[0].boxes;
+      expect(consensus([subs[0]], { frame })[0]).toMatchObject({ center_x: only.center_x, center_y: only.center_y, width: only.width, height: only.height });
+    }
+    expect(checked).toBeGreaterThan(2000);
+    expect(stored(0, 0, 10, 10)).toMatchObject({ center_x: 5, width: 10 });
+  });
+});
+
 describe('consensus across image sizes (options.frame)', () => {
   const small = { width: 640, height: 480 };
   const large = { width: 1280, height: 960 };

@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, type Box } from '../../../test/consensus-fixtures';
+import { CONSENSUS_RULE } from '../stored-consensus';
 
 const SMALL = { image_width: 640, image_height: 480 };
 const LARGE = { image_width: 1280, image_height: 960 };
@@ -119,7 +120,7 @@ describe('one frame per task', () => {
     const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
     expect(one.body.data.annotations).toEqual([{ label: 'car', center_x: 152, center_y: 100, width: 101, height: 102, support: 2, agreement: expect.any(Number) }]);
     const [row] = await t.db.query('SELECT consensus::text AS consensus, consensus_rule FROM tasks WHERE id = $1', [taskId]);
-    expect(row).toEqual({ consensus: JSON.stringify(one.body.data.annotations), consensus_rule: 2 });
+    expect(row).toEqual({ consensus: JSON.stringify(one.body.data.annotations), consensus_rule: CONSENSUS_RULE });
 
     // The older code again, after a threshold change: it stores its own consensus and leaves the rule as
     // it finds it (2). The write changes the threshold and not the rule, so the rule goes back to 1.
@@ -131,6 +132,6 @@ describe('one frame per task', () => {
     const again = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
     expect(again.body.data.annotations).toEqual(one.body.data.annotations);
     // The reader's store keeps the threshold, so it keeps its rule, and the next read uses it as it is.
-    expect((await t.db.query('SELECT consensus_rule FROM tasks WHERE id = $1', [taskId]))[0].consensus_rule).toBe(2);
+    expect((await t.db.query('SELECT consensus_rule FROM tasks WHERE id = $1', [taskId]))[0].consensus_rule).toBe(CONSENSUS_RULE);
   });
 });
