@@ -1,11 +1,12 @@
 import type { ErrorItem } from '@crowdbox/contracts';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type WebhookEvent, type WebhookEventState } from '../lib/console-api';
 import { formatDateTime, plural, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
+import { EVENT_PAGE, fetchEventsDownTo } from './event-pages';
 
 const FILTERS: Array<{ value: WebhookEventState | ''; label: string }> = [
   { value: '', label: 'All events' },
@@ -20,16 +21,24 @@ const POLL_MS = 3000;
 /** The event log, newest first, 50 a page: every attempt with status, time and the reply's start; redeliver. */
 export function EventLog({ onActivity }: { onActivity: () => void }) {
   const [state, setState] = useState<WebhookEventState | ''>('');
-  const [older, setOlder] = useState<WebhookEvent[]>([]);
+  // The oldest event paged to with "Load older events": every load reaches down to it (fetchEventsDownTo).
+  const floor = useRef<WebhookEvent | undefined>(undefined);
+  // The page "Load older events" brought, shown until a load that reached its floor includes it.
+  const [older, setOlder] = useState<{ floorId: string; events: WebhookEvent[] }>();
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const filterId = useId();
-  const events = useLoad((signal) => consoleApi.webhookEvents({ state: state || undefined }, signal), [state]);
+  const events = useLoad(async (signal) => {
+    const floorId = floor.current?.id;
+    const list = await fetchEventsDownTo((before) => consoleApi.webhookEvents({ state: state || undefined, before }, signal), floor.current);
+    return { list, floorId };
+  }, [state]);
 
-  const first = events.state.status === 'ok' ? events.state.data : [];
-  const pending = first.some((e) => e.state === 'pending');
+  const loaded = events.state.status === 'ok' ? events.state.data : undefined;
+  const shown = withOlder(loaded, older);
+  const pending = shown.some((e) => e.state === 'pending');
   const reload = events.reload;
   useEffect(() => {
     if (!pending) return;
@@ -38,18 +47,28 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
       onActivity();
     }, POLL_MS);
     return () => clearTimeout(timer);
-  }, [pending, first, reload, onActivity]);
+  }, [pending, loaded, reload, onActivity]);
+
+  /** Shows the log from its top again (a new filter, Refresh, a redelivery). */
+  const fromTheTop = () => {
+    floor.current = undefined;
+    setOlder(undefined);
+  };
 
   const loadOlder = async () => {
-    const all = [...first, ...older];
-    const last = all[all.length - 1];
+    const last = shown[shown.length - 1];
     if (!last) return;
     setLoadingOlder(true);
     try {
       // The last event's id is the exact keyset: events can share the millisecond its created_at shows.
       const page = await consoleApi.webhookEvents({ state: state || undefined, before: last.id });
-      setOlder((o) => [...o, ...page]);
-      if (page.length === 0) setNotice('No older events.');
+      const oldest = page[page.length - 1];
+      if (!oldest) {
+        setNotice('No older events.');
+        return;
+      }
+      floor.current = oldest;
+      setOlder((o) => ({ floorId: oldest.id, events: [...(o && o.floorId !== loaded?.floorId ? o.events : []), ...page] }));
     } catch (error) {
       setErrors(errorItems(error));
     } finally {
@@ -60,7 +79,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   /** After a redelivery: say what was queued, and show the log from its top again. */
   const requeued = (notice: string) => {
     setNotice(notice);
-    setOlder([]);
+    fromTheTop();
     events.reload();
   };
 
@@ -100,7 +119,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
               className="input"
               value={state}
               onChange={(e) => {
-                setOlder([]);
+                fromTheTop();
                 setNotice('');
                 setState(e.target.value as WebhookEventState | '');
               }}
@@ -117,7 +136,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
             className="button small"
             data-testid="refresh-events"
             onClick={() => {
-              setOlder([]);
+              fromTheTop();
               events.reload();
               onActivity();
             }}
@@ -133,9 +152,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
         </p>
       )}
       <LoadView state={events.state} label="Loading events" onRetry={events.reload}>
-        {(page) => {
-          const all = [...page, ...older];
-          if (all.length === 0) return <p className="muted">No events{state ? ` in state ${state}` : ''} yet.</p>;
+        {() => {
+          if (shown.length === 0) return <p className="muted">No events{state ? ` in state ${state}` : ''} yet.</p>;
           return (
             <>
               {state === 'failed' && (
@@ -147,11 +165,11 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
                 </p>
               )}
               <ol className="cbc-events" data-testid="event-log">
-                {all.map((event) => (
+                {shown.map((event) => (
                   <EventItem key={event.id} event={event} onRedeliver={() => redeliver(event)} />
                 ))}
               </ol>
-              {all.length >= 50 && (
+              {shown.length >= EVENT_PAGE && (
                 <button type="button" className="button small" onClick={loadOlder} disabled={loadingOlder}>
                   {loadingOlder ? 'Loading…' : 'Load older events'}
                 </button>
@@ -164,10 +182,18 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   );
 }
 
+/** The loaded log, then the older pages a load has not reached down to yet. */
+function withOlder(loaded: { list: WebhookEvent[]; floorId?: string } | undefined, older: { floorId: string; events: WebhookEvent[] } | undefined): WebhookEvent[] {
+  if (!loaded) return [];
+  if (!older || older.floorId === loaded.floorId) return loaded.list;
+  const ids = new Set(loaded.list.map((e) => e.id));
+  return [...loaded.list, ...older.events.filter((e) => !ids.has(e.id))];
+}
+
 function EventItem({ event, onRedeliver }: { event: WebhookEvent; onRedeliver: () => void }) {
   const last = event.attempts[event.attempts.length - 1];
   return (
-    <li className="cbc-event" data-testid="event-row" data-event-state={event.state}>
+    <li className="cbc-event" data-testid="event-row" data-event-id={event.id} data-event-state={event.state}>
       <details>
         <summary>
           <span className={`badge cbc-hook cbc-hook--${event.state}`}>{event.state}</span>
