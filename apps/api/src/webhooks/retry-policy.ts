@@ -4,13 +4,14 @@ export type Verdict = 'delivered' | 'retry' | 'failed';
 
 /**
  * API.md §2: a 2xx is success; no reply (network error, timeout), 408, 425, 429 and 5xx are retried;
- * any other status (other 4xx, and 3xx, since redirects are not followed) ends the event as failed.
+ * any other status (other 4xx, 3xx since redirects are not followed, and anything outside 100-599 that
+ * a receiver may send) ends the event as failed.
  */
 export function verdictOf(outcome: SendOutcome): Verdict {
   const status = outcome.status;
   if (status === undefined) return 'retry';
   if (status >= 200 && status < 300) return 'delivered';
-  if (status === 408 || status === 425 || status === 429 || status >= 500) return 'retry';
+  if (status === 408 || status === 425 || status === 429 || (status >= 500 && status <= 599)) return 'retry';
   return 'failed';
 }
 

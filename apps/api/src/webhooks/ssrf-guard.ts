@@ -4,6 +4,7 @@ import ipaddr from 'ipaddr.js';
 
 /** Only globally routable unicast addresses may receive webhooks (ipaddr.js range names). */
 const ALLOWED_RANGES = new Set(['unicast']);
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96') as [ipaddr.IPv6, number];
 
 export class ForbiddenAddressError extends Error {
   readonly code = 'EFORBIDDENADDRESS';
@@ -12,11 +13,14 @@ export class ForbiddenAddressError extends Error {
 /**
  * True for loopback, private, link-local (which holds the cloud metadata address 169.254.169.254),
  * unique-local, CGNAT, multicast, reserved and unspecified addresses; IPv4-mapped IPv6 is judged as
- * the IPv4 address it carries.
+ * the IPv4 address it carries. The deprecated IPv4-compatible form (::/96, e.g. ::7f00:1 for 127.0.0.1)
+ * is refused outright: ipaddr.js calls it unicast, and a stack that still routes it reaches the IPv4
+ * address inside.
  */
 export function isForbiddenAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
   let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return true;
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   return !ALLOWED_RANGES.has(parsed.range());
 }

@@ -12,7 +12,7 @@ import { DeliveryBatches } from './delivery-batches';
 import { taskCompletedPayload, type TaskCompletedRow } from './event-payload';
 import { nextDelayMs, verdictOf } from './retry-policy';
 import { signatureHeaders } from './signing';
-import { REPLY_EXCERPT_BYTES, WebhookSender } from './webhook-sender';
+import { WebhookSender } from './webhook-sender';
 
 export type DeliveryResult = 'delivered' | 'retry' | 'failed' | 'waiting' | 'skipped';
 
@@ -102,7 +102,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
         statusCode: outcome.status ?? null,
         durationMs: outcome.durationMs,
         error,
-        excerpt: excerpt(outcome.reply),
+        excerpt: excerpt(outcome.excerpt),
         attemptCount: attempts,
         state,
         delayMs: delay ?? 0,
@@ -160,9 +160,8 @@ function deferralMs(busyForMs: number): number {
  * refuses, and a receiver may answer anything (a GIF, protobuf, gzip): left in, the attempt could not
  * be recorded, the event stayed pending with its old schedule, and the relay sent it again for ever.
  */
-function excerpt(reply: string): string | null {
-  if (!reply) return null;
-  return withoutNul(Buffer.from(reply, 'utf8').subarray(0, REPLY_EXCERPT_BYTES).toString('utf8'));
+function excerpt(text: string): string | null {
+  return text ? withoutNul(text) : null;
 }
 
 const withoutNul = (text: string) => text.replaceAll('\u0000', '\uFFFD');

@@ -20,8 +20,13 @@ export interface SendOutcome {
   status?: number;
   durationMs: number;
   error?: string;
-  /** The reply body, cut at REPLY_READ_LIMIT_BYTES. */
+  /** The reply body, cut at REPLY_READ_LIMIT_BYTES, as UTF-8. */
   reply: string;
+  /**
+   * The reply's first REPLY_EXCERPT_BYTES bytes as UTF-8, for the delivery log: cut before decoding, so
+   * a binary reply (each invalid byte a 3-byte U+FFFD once decoded) still shows its first KiB.
+   */
+  excerpt: string;
   /** Retry-After in milliseconds, when the receiver sent a valid one. */
   retryAfterMs?: number;
 }
@@ -72,7 +77,7 @@ export class WebhookSender {
   private async send(url: string, body: string, headers: Record<string, string>, patienceMs: number): Promise<SendOutcome | ReceiverBusy> {
     const target = new URL(url);
     const literal = this.options.allowPrivateNetworks ? undefined : forbiddenLiteralHost(target);
-    if (literal) return { durationMs: 0, error: `refused: ${literal}`, reply: '' };
+    if (literal) return { durationMs: 0, error: `refused: ${literal}`, reply: '', excerpt: '' };
     const turn: Turn = await this.slots.take(target.origin, patienceMs);
     if (!('release' in turn)) return turn;
     // The clock (and the logged duration) starts once the request may go: the receiver's time only.
@@ -86,10 +91,16 @@ export class WebhookSender {
         body,
         signal: AbortSignal.timeout(this.options.totalTimeoutMs),
       });
-      const reply = await readCapped(res.body, REPLY_READ_LIMIT_BYTES);
-      return { status: res.statusCode, durationMs: elapsed(), reply, retryAfterMs: retryAfterMs(res.headers['retry-after']) };
+      const bytes = await readCapped(res.body, REPLY_READ_LIMIT_BYTES);
+      return {
+        status: res.statusCode,
+        durationMs: elapsed(),
+        reply: bytes.toString('utf8'),
+        excerpt: bytes.subarray(0, REPLY_EXCERPT_BYTES).toString('utf8'),
+        retryAfterMs: retryAfterMs(res.headers['retry-after']),
+      };
     } catch (error) {
-      return { durationMs: elapsed(), error: describe(error), reply: '' };
+      return { durationMs: elapsed(), error: describe(error), reply: '', excerpt: '' };
     } finally {
       turn.release();
     }
@@ -100,7 +111,7 @@ export class WebhookSender {
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, limit: number): Promise<string> {
+async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -111,7 +122,7 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy?: () => void }
       break;
     }
   }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, limit);
 }
 
 /** Retry-After as seconds or an HTTP date (RFC 9110 §10.2.3). */

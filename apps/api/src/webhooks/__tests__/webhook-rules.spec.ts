@@ -25,11 +25,13 @@ describe('callback address normalization', () => {
 });
 
 describe('retry policy (API.md §2)', () => {
-  const outcome = (status?: number) => ({ status, durationMs: 1, reply: '' });
+  const outcome = (status?: number) => ({ status, durationMs: 1, reply: '', excerpt: '' });
   it('delivers on 2xx, retries on no reply, 408, 425, 429 and 5xx, fails on other statuses', () => {
     for (const s of [200, 201, 204, 299]) expect(verdictOf(outcome(s))).toBe('delivered');
     for (const s of [undefined, 408, 425, 429, 500, 502, 503, 599]) expect(verdictOf(outcome(s))).toBe('retry');
     for (const s of [301, 302, 400, 401, 403, 404, 410, 422]) expect(verdictOf(outcome(s))).toBe('failed');
+    // Not an HTTP status class at all: a receiver's bug, not a 5xx to retry for a day.
+    for (const s of [600, 799, 999]) expect(verdictOf(outcome(s))).toBe('failed');
   });
 
   const schedule = { delaysSeconds: [5, 30, 120, 600, 1800, 3600, 10800, 21600, 43200, 86400], retryAfterMaxSeconds: 3600 };
@@ -57,7 +59,7 @@ describe('retry policy (API.md §2)', () => {
 
 describe('SSRF guard', () => {
   it('refuses loopback, private, link-local (metadata), unique-local, CGNAT and unspecified addresses', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::']) {
+    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:127.0.0.1', '::', '::7f00:1', '::a00:1', '::808:808']) {
       expect([ip, isForbiddenAddress(ip)]).toEqual([ip, true]);
     }
     for (const ip of ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect([ip, isForbiddenAddress(ip)]).toEqual([ip, false]);

@@ -63,6 +63,15 @@ describe('WebhookSender limits', () => {
     expect(outcome.durationMs).toBeLessThan(5000);
   });
 
+  it('keeps the first KiB of the reply\'s bytes for the log, cut before decoding', async () => {
+    const binary = await serve((_req, res) => res.end(Buffer.alloc(2048, 0xff)));
+    const outcome = await post(sender({ totalTimeoutMs: 5000 }), binary);
+    // 1,024 bytes that are not UTF-8: 1,024 replacement characters, not the 341 of 1,024 bytes of them.
+    expect(outcome.excerpt).toBe('\uFFFD'.repeat(1024));
+    const text = await serve((_req, res) => res.end(`${'a'.repeat(1023)}é and more`));
+    expect((await post(sender({ totalTimeoutMs: 5000 }), text)).excerpt).toBe(`${'a'.repeat(1023)}\uFFFD`);
+  });
+
   it('gives up on a reply that is not complete within the total time, counting the body too', async () => {
     // Headers at once, then a body that never ends: the limit is on the whole reply, not its first byte.
     const url = await serve((_req, res) => {
