@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './limits';
 export * from './template';
+export * from './template-sanitizer';
 export * from './schema-helpers';
 export * from './requester/add-task.schema';
 export * from './requester/responses';

@@ -1,4 +1,5 @@
 import {
+  sanitizeTemplate,
   templateVariables,
   type ConsoleProjectResponse,
   type CreateProjectBody,
@@ -18,7 +19,6 @@ import { cancelOutstanding, type CancelResult } from './cancel-outstanding';
 import { Project, type ProjectLabel } from './project.entity';
 import { loadProjectStats, statsOrEmpty } from './project-stats';
 import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
-import { sanitizeTemplate } from './template-sanitizer';
 
 /** Tableau 10: distinct, readable label colours for labels given without one. */
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];

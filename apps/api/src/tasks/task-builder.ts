@@ -1,7 +1,6 @@
-import { httpUrl, LIMITS, prepareRender, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
+import { httpUrl, LIMITS, prepareRender, sanitizeTemplate, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Project } from '../projects/project.entity';
-import { sanitizeTemplate } from '../projects/template-sanitizer';
 
 /** A task ready to insert: defaults applied, prompt rendered, image resolved. */
 export interface NewTask {

@@ -1,4 +1,4 @@
-import { sanitizeTemplate } from '../projects/template-sanitizer';
+import { sanitizeTemplate } from '@crowdbox/contracts';
 
 const MAX_ENTRIES = 2_000;
 const cache = new Map<string, string>();

@@ -132,3 +132,17 @@ export function nextLabelColor(labels: LabelResponse[]): string {
   const used = new Set(labels.map((l) => l.color.toLowerCase()));
   return LABEL_COLORS.find((c) => !used.has(c)) ?? LABEL_COLORS[labels.length % LABEL_COLORS.length];
 }
+
+/**
+ * Whether the server's allowlist (sanitizeTemplate) changed a template in more than spelling: both are
+ * read by the browser's parser first, so `<br>` against the stored `<br />` is no change, a dropped
+ * `<details>` or a link given `rel` is.
+ */
+export function templateChangedBySave(typed: string, stored: string): boolean {
+  const parsed = (html: string) => {
+    const t = document.createElement('template');
+    t.innerHTML = html;
+    return t.innerHTML;
+  };
+  return typed !== stored && parsed(typed) !== parsed(stored);
+}

@@ -5,7 +5,7 @@ import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
 import { consoleApi } from '../lib/console-api';
-import { draftFromProject, emptyDraft, previewValues, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
+import { draftFromProject, emptyDraft, previewValues, templateChangedBySave, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
 import { useLoad } from '../lib/use-load';
 import { CostEstimate } from './cost-estimate';
 import { LabelsEditor } from './labels-editor';
@@ -73,7 +73,7 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<'' | 'as typed' | 'template changed'>('');
   const errorFor = (field: string) => errors.find((e) => e.field === field)?.detail;
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -85,11 +85,11 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
   }, [errors]);
 
   const set = <K extends keyof ProjectDraft>(key: K, value: ProjectDraft[K]) => {
-    setSaved(false);
+    setSaved('');
     setDraft((d) => ({ ...d, [key]: value }));
   };
   const setVariable = (name: string, patch: Partial<VariableDraft>) => {
-    setSaved(false);
+    setSaved('');
     setDraft((d) => ({
       ...d,
       variables: { ...d.variables, [name]: { ...(d.variables[name] ?? { default: '', sample: '' }), ...patch } },
@@ -100,12 +100,14 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     event.preventDefault();
     setBusy(true);
     setErrors([]);
-    setSaved(false);
+    setSaved('');
     try {
       const body = toProjectBody(draft);
       if (project) {
-        await consoleApi.updateProject(project.uuid, body);
-        setSaved(true);
+        const updated = await consoleApi.updateProject(project.uuid, body);
+        // The form keeps its key across the reload, so it shows the stored template only if set here.
+        setDraft((d) => ({ ...d, template: updated.template }));
+        setSaved(templateChangedBySave(body.template, updated.template) ? 'template changed' : 'as typed');
         onSaved?.();
       } else {
         const created = await consoleApi.createProject(body);
@@ -261,7 +263,7 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
           </button>
           {saved && (
             <span className="cbc-saved" role="status">
-              Saved.
+              {saved === 'template changed' ? 'Saved. The template allowlist changed the template; it now reads as stored.' : 'Saved.'}
             </span>
           )}
         </div>

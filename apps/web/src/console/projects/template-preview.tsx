@@ -1,6 +1,7 @@
 import type { LabelResponse } from '@crowdbox/contracts';
-import { renderTemplate } from '@crowdbox/contracts';
+import { renderTemplate, sanitizeTemplate } from '@crowdbox/contracts';
 import { useMemo } from 'react';
+import { templateChangedBySave } from '../lib/project-draft';
 import { TaskPrompt } from '../../work/task-prompt';
 import { formatCents, formatDuration } from '../lib/format';
 
@@ -15,11 +16,15 @@ interface Props {
 }
 
 /**
- * What a worker will see for a task with these substitutions: the server's renderTemplate (values
- * HTML-escaped) and then the worker app's own TaskPrompt (DOMPurify), the very same code path.
+ * What a worker will see for a task with these substitutions, through the server's own steps: the
+ * template as saving stores it (sanitizeTemplate, the API's allowlist), renderTemplate (values
+ * HTML-escaped), the allowlist again as at checkout, then the worker app's own TaskPrompt (DOMPurify).
+ * DOMPurify alone let through tags the allowlist drops (`details`, `kbd`, …), which workers never see.
  */
 export function TemplatePreview({ template, values, displayName, description, labels, rewardCents, seconds }: Props) {
-  const html = useMemo(() => renderTemplate(template, values), [template, values]);
+  const stored = useMemo(() => sanitizeTemplate(template), [template]);
+  const html = useMemo(() => sanitizeTemplate(renderTemplate(stored, values)), [stored, values]);
+  const changed = useMemo(() => templateChangedBySave(template, stored), [template, stored]);
   return (
     <section className="card cbc-preview" aria-labelledby="cbc-preview-title">
       <div className="cbc-preview__bar">
@@ -37,6 +42,11 @@ export function TemplatePreview({ template, values, displayName, description, la
       <div className="cbc-preview__prompt" aria-live="polite" data-testid="template-preview">
         <TaskPrompt html={html} />
       </div>
+      {changed && (
+        <p className="field-hint" data-testid="preview-allowlist-note">
+          Saving leaves out the tags and attributes the template allowlist does not take; the preview already does.
+        </p>
+      )}
       <ul className="cbc-label-chips" aria-label="Labels workers pick from">
         {labels
           .filter((l) => l.name.trim())

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { emptyDraft, estimateCents, nextLabelColor, previewValues, toProjectBody, visibleVariables, type ProjectDraft } from '../project-draft';
+import { sanitizeTemplate } from '@crowdbox/contracts';
+import { emptyDraft, estimateCents, nextLabelColor, previewValues, templateChangedBySave, toProjectBody, visibleVariables, type ProjectDraft } from '../project-draft';
 
 function draft(overrides: Partial<ProjectDraft>): ProjectDraft {
   return { ...emptyDraft(), ...overrides };
@@ -54,5 +55,13 @@ describe('the project form model', () => {
 
   it('gives a new label the first palette colour not yet used', () => {
     expect(nextLabelColor([{ name: 'a', color: '#1F77B4' }])).toBe('#ff7f0e');
+  });
+
+  it('tells a template the allowlist changed from one it only spelled differently', () => {
+    const same = '<p>Line one<br>line [[two]]</p>';
+    expect(sanitizeTemplate(same)).not.toBe(same); // `<br />`
+    expect(templateChangedBySave(same, sanitizeTemplate(same))).toBe(false);
+    const dropped = '<details><summary>Hint</summary>Look</details>';
+    expect(templateChangedBySave(dropped, sanitizeTemplate(dropped))).toBe(true);
   });
 });

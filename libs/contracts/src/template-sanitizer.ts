@@ -3,9 +3,13 @@ import sanitizeHtml from 'sanitize-html';
 /**
  * The allowlist for project templates, applied when a template is saved (and to prompts before a worker
  * sees them): formatting, lists, tables, images and links; no script, no style, no event handlers, no
- * javascript: URLs. `[[variable]]` placeholders are plain text and survive.
+ * javascript: URLs. `[[variable]]` placeholders are plain text and survive. Shared by the API and the
+ * console's worker preview (sanitize-html runs in both), so the preview drops what saving drops.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+let built: sanitizeHtml.IOptions | undefined;
+// Built on first use, not at load: a call at module level would keep sanitize-html (about 60 KiB gzip) in
+// the worker bundle, which imports this library for other things and never sanitizes.
+const options = (): sanitizeHtml.IOptions => (built ??= {
   allowedTags: [
     'p', 'div', 'span', 'br', 'hr', 'b', 'strong', 'i', 'em', 'u', 's', 'small', 'sub', 'sup', 'mark',
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
@@ -25,8 +29,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
   transformTags: {
     a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
   },
-};
+});
 
+/** The template as the API stores it: only the allowlist's tags, attributes and URL schemes. */
 export function sanitizeTemplate(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  return sanitizeHtml(html, options());
 }
