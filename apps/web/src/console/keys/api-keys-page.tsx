@@ -6,6 +6,7 @@ import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
+import { LeaveGuard } from '../components/leave-guard';
 import { FirstCall } from '../components/first-call';
 import { LoadView } from '../components/load-view';
 import { consoleApi } from '../lib/console-api';
@@ -139,6 +140,13 @@ export function ApiKeysPage() {
       >
         <p>Programs using this key get 401 from their next call on. This cannot be undone.</p>
       </ConfirmDialog>
+
+      <LeaveGuard when={created.length > 0} title={created.length === 1 ? 'Leave without the new key’s secret?' : 'Leave without the new keys’ secrets?'}>
+        <p>
+          A secret is shown only on this page, once: after you leave it cannot be shown again, and a lost key can only be revoked and
+          replaced. Copy it first, then press &ldquo;I have saved it&rdquo;.
+        </p>
+      </LeaveGuard>
     </div>
   );
 }
