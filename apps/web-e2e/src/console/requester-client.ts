@@ -40,15 +40,26 @@ export async function signUpWorker(baseUrl: string, name: string): Promise<Worke
   return { name, auth: { authorization: `Bearer ${data.token}` } };
 }
 
+/** Checks out the next task of the project: the checkout's id and the task's UUID. */
+export async function checkOutNext(baseUrl: string, worker: Worker, projectUuid: string): Promise<{ checkout_id: string; task_uuid: string }> {
+  const { data } = await call<{ checkout_id: string; task_uuid: string }>(baseUrl, 'POST', '/api/work/checkouts', { project_uuid: projectUuid }, worker.auth);
+  return data;
+}
+
+/** Submits `boxes` on a checkout; the API's status and body, refusals included. */
+export async function submitBoxes(baseUrl: string, worker: Worker, checkoutId: string, boxes: Box[], image: { width: number; height: number }): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${baseUrl}/api/work/checkouts/${checkoutId}/submit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...worker.auth },
+    body: JSON.stringify({ annotations: boxes, image_width: image.width, image_height: image.height }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
 /** Checks out the next task of the project, submits `boxes` on it and returns the task's UUID. */
 export async function workOnNextTask(baseUrl: string, worker: Worker, projectUuid: string, boxes: Box[], image: { width: number; height: number }): Promise<string> {
-  const { data: checkout } = await call<{ checkout_id: string; task_uuid: string }>(
-    baseUrl,
-    'POST',
-    '/api/work/checkouts',
-    { project_uuid: projectUuid },
-    worker.auth,
-  );
-  await call(baseUrl, 'POST', `/api/work/checkouts/${checkout.checkout_id}/submit`, { annotations: boxes, image_width: image.width, image_height: image.height }, worker.auth);
+  const checkout = await checkOutNext(baseUrl, worker, projectUuid);
+  const { status, body } = await submitBoxes(baseUrl, worker, checkout.checkout_id, boxes, image);
+  if (status !== 201) throw new Error(`submit answered ${status}: ${JSON.stringify(body)}`);
   return checkout.task_uuid;
 }

@@ -146,3 +146,19 @@ export function templateChangedBySave(typed: string, stored: string): boolean {
   };
   return typed !== stored && parsed(typed) !== parsed(stored);
 }
+
+export interface DroppedLabel {
+  name: string;
+  /** The name now in its place, when that name is new (most likely the same label renamed). */
+  renamedTo?: string;
+}
+
+/** The saved labels that `labels` no longer has, in their order; whitespace is trimmed as the server does. */
+export function droppedLabels(saved: LabelResponse[], labels: LabelResponse[]): DroppedLabel[] {
+  const names = labels.map((l) => l.name.trim());
+  const before = new Set(saved.map((l) => l.name));
+  return saved
+    .map((label, i) => ({ label, now: names[i] }))
+    .filter(({ label }) => !names.includes(label.name))
+    .map(({ label, now }) => (now && !before.has(now) ? { name: label.name, renamedTo: now } : { name: label.name }));
+}

@@ -8,6 +8,7 @@ import { consoleApi } from '../lib/console-api';
 import { draftFromProject, emptyDraft, previewValues, templateChangedBySave, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
 import { useLoad } from '../lib/use-load';
 import { CostEstimate } from './cost-estimate';
+import { LabelChangeDialog, labelChangeToConfirm, type LabelChange } from './label-change-dialog';
 import { LabelsEditor } from './labels-editor';
 import { ProjectHeader } from './project-header';
 import { TemplatePreview } from './template-preview';
@@ -74,6 +75,7 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<'' | 'as typed' | 'template changed'>('');
+  const [labelChange, setLabelChange] = useState<LabelChange | null>(null);
   const errorFor = (field: string) => errors.find((e) => e.field === field)?.detail;
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -96,8 +98,7 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     }));
   };
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const save = async () => {
     setBusy(true);
     setErrors([]);
     setSaved('');
@@ -118,6 +119,17 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     } finally {
       setBusy(false);
     }
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      const change = project ? await labelChangeToConfirm(project, draft.labels) : null;
+      if (change) return setLabelChange(change);
+    } catch (error) {
+      return setErrors(errorItems(error));
+    }
+    await save();
   };
 
   const field = (name: keyof ProjectDraft & string, label: string, options: { hint?: string; type?: string; min?: number; max?: number; step?: number } = {}) => {
@@ -281,6 +293,14 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
         />
         <CostEstimate requiredSubmissions={draft.default_required_submissions} rewardCents={draft.default_reward} />
       </aside>
+      <LabelChangeDialog
+        change={labelChange}
+        onConfirm={() => {
+          setLabelChange(null);
+          void save();
+        }}
+        onClose={() => setLabelChange(null)}
+      />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { sanitizeTemplate } from '@crowdbox/contracts';
-import { emptyDraft, estimateCents, nextLabelColor, previewValues, templateChangedBySave, toProjectBody, visibleVariables, type ProjectDraft } from '../project-draft';
+import { droppedLabels, emptyDraft, estimateCents, nextLabelColor, previewValues, templateChangedBySave, toProjectBody, visibleVariables, type ProjectDraft } from '../project-draft';
 
 function draft(overrides: Partial<ProjectDraft>): ProjectDraft {
   return { ...emptyDraft(), ...overrides };
@@ -63,5 +63,18 @@ describe('the project form model', () => {
     expect(templateChangedBySave(same, sanitizeTemplate(same))).toBe(false);
     const dropped = '<details><summary>Hint</summary>Look</details>';
     expect(templateChangedBySave(dropped, sanitizeTemplate(dropped))).toBe(true);
+  });
+
+  it('lists the saved labels a change drops, a new name in the same place as a rename', () => {
+    const saved = [
+      { name: 'car', color: '#000000' },
+      { name: 'person', color: '#111111' },
+      { name: 'bicycle', color: '#222222' },
+    ];
+    expect(droppedLabels(saved, [...saved, { name: 'bus', color: '#333333' }])).toEqual([]);
+    expect(droppedLabels(saved, [{ name: ' car ', color: '#000000' }, saved[2], saved[1]])).toEqual([]);
+    expect(droppedLabels(saved, [{ name: 'automobile', color: '#000000' }, saved[1]])).toEqual([{ name: 'car', renamedTo: 'automobile' }, { name: 'bicycle' }]);
+    // "person" took car's place: car was removed, not renamed to a label that already existed.
+    expect(droppedLabels(saved, [saved[1], saved[2]])).toEqual([{ name: 'car' }]);
   });
 });
