@@ -6,11 +6,11 @@ import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
+import { DateTime } from '../components/date-time';
 import { LeaveGuard } from '../components/leave-guard';
 import { FirstCall } from '../components/first-call';
 import { LoadView } from '../components/load-view';
 import { consoleApi } from '../lib/console-api';
-import { formatDateTime } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 
 /** /console/keys: create live and test keys (the secret shown once), see their use, revoke; the first call. */
@@ -108,9 +108,9 @@ export function ApiKeysPage() {
                       <td>
                         <span className={`badge cbc-mode cbc-mode--${key.mode}`}>{key.mode}</span>
                       </td>
-                      <td>{formatDateTime(key.created_at)}</td>
-                      <td>{key.last_used_at ? formatDateTime(key.last_used_at) : <span className="muted">never</span>}</td>
-                      <td>{key.revoked_at ? `revoked ${formatDateTime(key.revoked_at)}` : 'active'}</td>
+                      <td><DateTime iso={key.created_at} /></td>
+                      <td>{key.last_used_at ? <DateTime iso={key.last_used_at} /> : <span className="muted">never</span>}</td>
+                      <td>{key.revoked_at ? <>revoked <DateTime iso={key.revoked_at} /></> : 'active'}</td>
                       <td>
                         {!key.revoked_at && (
                           <button type="button" className="button danger small" onClick={() => setRevoking(key)} aria-label={`Revoke key ${key.prefix}`}>

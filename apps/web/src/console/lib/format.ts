@@ -6,6 +6,8 @@ export function formatCents(cents: number): string {
   return money.format(cents / 100);
 }
 
+// The browser's own time zone, named ("CEST", "GMT-4", "UTC"): the charts beside these times count UTC
+// days, so a time without its zone read as UTC or as local, and was wrong one way or the other.
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   year: 'numeric',
   month: 'short',
@@ -13,8 +15,10 @@ const dateTime = new Intl.DateTimeFormat('en-GB', {
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
+  timeZoneName: 'short',
 });
 
+/** A moment as the console words it; pages show it through <DateTime>, which adds the exact value. */
 export function formatDateTime(iso: string | null | undefined): string {
   return iso ? dateTime.format(new Date(iso)) : '—';
 }

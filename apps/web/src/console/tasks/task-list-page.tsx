@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type TaskState } from '../lib/console-api';
-import { formatCents, formatDateTime, shortId } from '../lib/format';
+import { formatCents, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
 import { TaskStateBadge } from './task-state-badge';
@@ -122,8 +123,8 @@ export function TaskListPage() {
                         </td>
                         <td className="num">{task.active_checkouts}</td>
                         <td className="num">{formatCents(task.reward)}</td>
-                        <td>{formatDateTime(task.created_at)}</td>
-                        <td>{formatDateTime(task.completed_at ?? task.cancelled_at)}</td>
+                        <td><DateTime iso={task.created_at} /></td>
+                        <td><DateTime iso={task.completed_at ?? task.cancelled_at} /></td>
                       </tr>
                     ))}
                   </tbody>

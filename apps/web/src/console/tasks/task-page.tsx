@@ -3,9 +3,10 @@ import { boxInFrame, sameSize, type Box, type ImageSize } from '@crowdbox/boxes'
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { TaskPrompt } from '../../work/task-prompt';
+import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type ConsoleTaskDetail } from '../lib/console-api';
-import { formatCents, formatDateTime, shortId } from '../lib/format';
+import { formatCents, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
 import { TaskStateBadge } from './task-state-badge';
@@ -99,7 +100,7 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
               <span className="cbc-check__text">
                 <span className="cbc-mono">{s.worker}</span>
                 <span className="muted cbc-small">
-                  {s.annotations.length} {s.annotations.length === 1 ? 'box' : 'boxes'}, {formatDateTime(s.submitted_at)}
+                  {s.annotations.length} {s.annotations.length === 1 ? 'box' : 'boxes'}, <DateTime iso={s.submitted_at} />
                 </span>
               </span>
             </label>
@@ -139,17 +140,17 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
             <dt>Reward</dt>
             <dd>{formatCents(task.reward)} per submission</dd>
             <dt>Created</dt>
-            <dd>{formatDateTime(task.created_at)}</dd>
+            <dd><DateTime iso={task.created_at} /></dd>
             {task.completed_at && (
               <>
                 <dt>Completed</dt>
-                <dd>{formatDateTime(task.completed_at)}</dd>
+                <dd><DateTime iso={task.completed_at} /></dd>
               </>
             )}
             {task.cancelled_at && (
               <>
                 <dt>Cancelled</dt>
-                <dd>{formatDateTime(task.cancelled_at)}</dd>
+                <dd><DateTime iso={task.cancelled_at} /></dd>
               </>
             )}
           </dl>

@@ -2,9 +2,10 @@ import type { ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
+import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type WebhookEvent, type WebhookEventState } from '../lib/console-api';
-import { formatDateTime, plural, shortId } from '../lib/format';
+import { plural, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { EVENT_PAGE, fetchEventsDownTo } from './event-pages';
 
@@ -200,7 +201,7 @@ function EventItem({ event, onRedeliver }: { event: WebhookEvent; onRedeliver: (
           <span className="cbc-event__type">{event.type}</span>
           <span className="cbc-mono cbc-break">{event.url ?? '—'}</span>
           <span className="muted cbc-small">
-            {formatDateTime(event.created_at)} · {event.attempts.length} {event.attempts.length === 1 ? 'attempt' : 'attempts'}
+            <DateTime iso={event.created_at} /> · {event.attempts.length} {event.attempts.length === 1 ? 'attempt' : 'attempts'}
             {last?.status_code ? ` · last ${last.status_code}` : ''}
           </span>
         </summary>
@@ -219,7 +220,7 @@ function EventItem({ event, onRedeliver }: { event: WebhookEvent; onRedeliver: (
               </>
             )}
             <dt>{event.delivered_at ? 'Delivered' : 'Next attempt'}</dt>
-            <dd>{formatDateTime(event.delivered_at ?? event.next_attempt_at)}</dd>
+            <dd><DateTime iso={event.delivered_at ?? event.next_attempt_at} /></dd>
           </dl>
           {event.attempts.length === 0 ? (
             <p className="muted">No attempt yet{event.url ? ' (the address may still await its confirmation)' : ''}.</p>
@@ -241,7 +242,7 @@ function EventItem({ event, onRedeliver }: { event: WebhookEvent; onRedeliver: (
                 <tbody>
                   {event.attempts.map((a, i) => (
                     <tr key={i} data-testid="attempt-row">
-                      <td>{formatDateTime(a.attempted_at)}</td>
+                      <td><DateTime iso={a.attempted_at} /></td>
                       <td className="num">
                         <span className={a.status_code && a.status_code < 300 ? 'cbc-ok' : 'cbc-bad'}>{a.status_code ?? 'no reply'}</span>
                       </td>

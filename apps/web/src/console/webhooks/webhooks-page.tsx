@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { CopyButton } from '../components/copy-button';
 import { consoleApi, type WebhookEndpoint, type WebhookSettings } from '../lib/console-api';
-import { formatDateTime } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { EventLog } from './event-log';
 
@@ -52,7 +52,7 @@ function SigningSecret({ settings, onRotated }: { settings: WebhookSettings; onR
       </div>
       {settings.previous_secret_expires_at && (
         <p className="alert info" role="status" data-testid="previous-secret">
-          The previous secret also signs every delivery until {formatDateTime(settings.previous_secret_expires_at)}: switch your receiver to
+          The previous secret also signs every delivery until <DateTime iso={settings.previous_secret_expires_at} />: switch your receiver to
           the new one before then.
         </p>
       )}
@@ -141,9 +141,9 @@ function Endpoints({ endpoints }: { endpoints: WebhookEndpoint[] }) {
                   <td>
                     <span className={`badge cbc-hook cbc-hook--${e.state}`}>{STATE_TEXT[e.state] ?? e.state}</span>
                   </td>
-                  <td>{formatDateTime(e.confirmed_at)}</td>
+                  <td><DateTime iso={e.confirmed_at} /></td>
                   <td className="cbc-break">{e.last_error ?? <span className="muted">—</span>}</td>
-                  <td>{formatDateTime(e.created_at)}</td>
+                  <td><DateTime iso={e.created_at} /></td>
                 </tr>
               ))}
             </tbody>
