@@ -36,8 +36,13 @@ export function TaskListPage() {
   const { projectUuid = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const state = parseState(params.get('state'));
-  // The cursors of the pages before this one; the last is this page's `before`.
-  const [cursors, setCursors] = useState<string[]>([]);
+  // The cursors of the pages before this one; the last is this page's `before`. They belong to one list:
+  // another project or filter starts on its page 1, however it was reached (the menu below, the
+  // project's Tasks tab, which drops the filter from the address, or Back).
+  const list = `${projectUuid}?${state ?? ''}`;
+  const [paging, setPaging] = useState<{ list: string; cursors: string[] }>({ list, cursors: [] });
+  const cursors = paging.list === list ? paging.cursors : [];
+  const setCursors = (next: string[]) => setPaging({ list, cursors: next });
   const before = cursors[cursors.length - 1];
   const filterId = useId();
 
@@ -58,7 +63,6 @@ export function TaskListPage() {
             value={state ?? ''}
             data-testid="task-filter"
             onChange={(e) => {
-              setCursors([]);
               setParams(e.target.value ? { state: e.target.value } : {}, { replace: true });
             }}
           >
@@ -132,7 +136,7 @@ export function TaskListPage() {
               </div>
             )}
             <nav className="cbc-pager" aria-label="Pages of tasks">
-              <button type="button" className="button small" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+              <button type="button" className="button small" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
                 ← Newer
               </button>
               <span className="muted cbc-small">Page {cursors.length + 1}</span>
@@ -140,7 +144,7 @@ export function TaskListPage() {
                 type="button"
                 className="button small"
                 disabled={!next_cursor}
-                onClick={() => next_cursor && setCursors((c) => [...c, next_cursor])}
+                onClick={() => next_cursor && setCursors([...cursors, next_cursor])}
               >
                 Older →
               </button>
