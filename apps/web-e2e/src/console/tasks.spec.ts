@@ -2,6 +2,7 @@ import { useHarness } from '../../support/harness';
 import { expectEventually } from '../../support/expect-eventually';
 import { aProjectWithTasks } from '../../support/scenario';
 import { TaskListPage } from './console.pages';
+import { signUpWorker, workOnNextTask } from './requester-client';
 
 const harness = useHarness();
 
@@ -21,5 +22,21 @@ describe('tasks in the console', () => {
     const uuids = await tasks.uuids();
     expect(uuids).toHaveLength(25);
     expect(uuids[0]).toBe(taskUuids[26]);
+  });
+
+  it('says a cancelled task has no consensus, with how many submissions it got', async () => {
+    const h = harness();
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 1, requiredSubmissions: 3 });
+    const worker = await signUpWorker(h.baseUrl, 'Only Worker');
+    await workOnNextTask(h.baseUrl, worker, projectUuid, [{ label: 'car', center_x: 100, center_y: 100, width: 50, height: 40 }], { width: 960, height: 640 });
+    const cancelled = await h.api.request({ method: 'POST', url: `/api/console/projects/${projectUuid}/cancel_outstanding`, headers: requester.auth });
+    expect(cancelled.status).toBe(200);
+
+    const page = await h.newPage({ as: requester });
+    await page.goto(`/console/projects/${projectUuid}/tasks/${taskUuids[0]}`);
+    const note = page.getByTestId('consensus-note');
+    await note.waitFor();
+    expect(await note.innerText()).toBe('This task was cancelled with 1 of 3 submissions, so it has no consensus and never will. Each worker’s boxes are under Layers: switch a worker on to draw them.');
+    expect(await page.getByTestId('worker-toggle').count()).toBe(1);
   });
 });

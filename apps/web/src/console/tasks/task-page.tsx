@@ -159,8 +159,15 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
 
       <section className="card cbc-task__consensus" aria-labelledby="consensus-title">
         <h2 id="consensus-title">Consensus boxes</h2>
-        {!task.results.completed ? (
-          <p className="muted">The consensus is drawn when the task is complete ({task.submission_count} of {task.required_submissions} submissions so far).</p>
+        {task.state === 'cancelled' ? (
+          <p className="muted" data-testid="consensus-note">
+            This task was cancelled with {task.submission_count} of {task.required_submissions} submissions, so it has no consensus and never will.
+            {task.submission_count > 0 && ' Each worker’s boxes are under Layers: switch a worker on to draw them.'}
+          </p>
+        ) : !task.results.completed ? (
+          <p className="muted" data-testid="consensus-note">
+            The consensus is drawn when the task is complete ({task.submission_count} of {task.required_submissions} submissions so far).
+          </p>
         ) : consensus.length === 0 ? (
           <p className="muted">The workers agreed on no box.</p>
         ) : (
