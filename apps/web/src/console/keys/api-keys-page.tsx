@@ -1,6 +1,6 @@
 import type { ApiKeyResponse, CreatedApiKeyResponse, ErrorItem } from '@crowdbox/contracts';
 import { templateVariables } from '@crowdbox/contracts';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
@@ -23,10 +23,18 @@ export function ApiKeysPage() {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
+  const [revoked, setRevoked] = useState('');
+  const revokedRef = useRef<HTMLParagraphElement>(null);
+  // The Revoke button that opened the dialog is gone with the key, so the focus would fall to the page's
+  // start: it goes to the sentence that says what happened, where the keyboard left off.
+  useEffect(() => {
+    if (revoked) revokedRef.current?.focus();
+  }, [revoked]);
 
   const create = async (mode: 'live' | 'test') => {
     setBusy(true);
     setErrors([]);
+    setRevoked('');
     try {
       const key = await consoleApi.createApiKey(mode);
       setCreated((keys) => [key, ...keys]);
@@ -43,6 +51,7 @@ export function ApiKeysPage() {
     setBusy(true);
     try {
       await consoleApi.revokeApiKey(revoking.id);
+      setRevoked(`Key ${revoking.prefix}… is revoked: programs using it now get 401.`);
       dismiss(revoking.id);
       keys.reload();
     } catch (error) {
@@ -73,6 +82,11 @@ export function ApiKeysPage() {
         </div>
       </div>
       <ErrorList errors={errors} />
+      {revoked && (
+        <p className="alert info" role="status" tabIndex={-1} ref={revokedRef} data-testid="key-revoked">
+          {revoked}
+        </p>
+      )}
       {created.map((key) => (
         <NewKey key={key.id} created={key} onDismiss={() => dismiss(key.id)} />
       ))}

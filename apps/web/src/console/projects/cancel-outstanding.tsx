@@ -1,5 +1,5 @@
 import type { ErrorItem } from '@crowdbox/contracts';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -22,6 +22,12 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
   const [figures, setFigures] = useState({ outstanding: progress.tasks.outstanding, committed: progress.committed_cents });
   const [result, setResult] = useState<CancelResult | null>(null);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const resultRef = useRef<HTMLParagraphElement>(null);
+  // The button that opened the dialog is disabled now (nothing left to cancel), so the focus would fall
+  // to the page's start: it goes to the result instead.
+  useEffect(() => {
+    if (result) resultRef.current?.focus();
+  }, [result]);
 
   const openDialog = async () => {
     setErrors([]);
@@ -58,7 +64,7 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
         submitted stay readable and paid; completed tasks are not touched.
       </p>
       {result && (
-        <p className="alert success" role="status" data-testid="cancel-result">
+        <p className="alert success" role="status" tabIndex={-1} ref={resultRef} data-testid="cancel-result">
           Cancelled {plural(result.cancelled, 'task')}; {plural(result.ended_checkouts, 'active checkout')} ended;{' '}
           {formatCents(result.unspent_reward_cents)} of reward will not be spent.
         </p>

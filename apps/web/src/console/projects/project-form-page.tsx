@@ -12,6 +12,7 @@ import { LabelChangeDialog, labelChangeToConfirm, type LabelChange } from './lab
 import { LabelsEditor } from './labels-editor';
 import { ProjectHeader } from './project-header';
 import { TemplatePreview } from './template-preview';
+import { TextField, type FieldOptions } from './text-field';
 import { VariablesEditor } from './variables-editor';
 
 /** /console/projects/new and /console/projects/:uuid/settings: one form for both. */
@@ -132,39 +133,9 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     await save();
   };
 
-  const field = (name: keyof ProjectDraft & string, label: string, options: { hint?: string; type?: string; min?: number; max?: number; step?: number } = {}) => {
-    const id = `project-${name}`;
-    const error = errorFor(name);
-    return (
-      <div className="field">
-        <label htmlFor={id}>{label}</label>
-        <input
-          id={id}
-          name={name}
-          type={options.type ?? 'text'}
-          min={options.min}
-          max={options.max}
-          step={options.step}
-          inputMode={options.type === 'number' ? 'decimal' : undefined}
-          value={draft[name] as string}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : options.hint ? `${id}-hint` : undefined}
-          onChange={(e) => set(name, e.target.value as never)}
-        />
-        {error ? (
-          <p className="field-error" id={`${id}-error`}>
-            {error}
-          </p>
-        ) : (
-          options.hint && (
-            <p className="field-hint" id={`${id}-hint`}>
-              {options.hint}
-            </p>
-          )
-        )}
-      </div>
-    );
-  };
+  const field = (name: keyof ProjectDraft & string, label: string, options: FieldOptions = {}) => (
+    <TextField id={`project-${name}`} name={name} label={label} value={draft[name] as string} error={errorFor(name)} onChange={(v) => set(name, v as never)} {...options} />
+  );
 
   const templateError = errorFor('template');
   const otherErrors = errors.filter((e) => !isShownByAField(e.field));
@@ -194,9 +165,14 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
               rows={2}
               value={draft.display_short_description}
               aria-invalid={errorFor('display_short_description') ? true : undefined}
+              aria-describedby={errorFor('display_short_description') ? 'project-display_short_description-error' : undefined}
               onChange={(e) => set('display_short_description', e.target.value)}
             />
-            {errorFor('display_short_description') && <p className="field-error">{errorFor('display_short_description')}</p>}
+            {errorFor('display_short_description') && (
+              <p className="field-error" id="project-display_short_description-error">
+                {errorFor('display_short_description')}
+              </p>
+            )}
           </div>
         </section>
 
@@ -210,10 +186,14 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
               spellCheck={false}
               value={draft.template}
               aria-invalid={templateError ? true : undefined}
-              aria-describedby="project-template-hint"
+              aria-describedby={templateError ? 'project-template-error project-template-hint' : 'project-template-hint'}
               onChange={(e) => set('template', e.target.value)}
             />
-            {templateError && <p className="field-error">{templateError}</p>}
+            {templateError && (
+              <p className="field-error" id="project-template-error">
+                {templateError}
+              </p>
+            )}
             <p className="field-hint" id="project-template-hint">
               Headings, paragraphs, lists, tables, links and images. Scripts, styles and event handlers are removed.
               Put <code>[[name]]</code> where each task&apos;s own text goes; values are HTML-escaped.
@@ -227,7 +207,7 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
               list="project-variable-names"
               value={draft.image_variable}
               aria-invalid={errorFor('image_variable') ? true : undefined}
-              aria-describedby="project-image_variable-hint"
+              aria-describedby={errorFor('image_variable') ? 'project-image_variable-error project-image_variable-hint' : 'project-image_variable-hint'}
               onChange={(e) => set('image_variable', e.target.value)}
             />
             <datalist id="project-variable-names">
@@ -235,7 +215,11 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
                 <option key={name} value={name} />
               ))}
             </datalist>
-            {errorFor('image_variable') && <p className="field-error">{errorFor('image_variable')}</p>}
+            {errorFor('image_variable') && (
+              <p className="field-error" id="project-image_variable-error">
+                {errorFor('image_variable')}
+              </p>
+            )}
             <p className="field-hint" id="project-image_variable-hint">
               The substitution that holds the image to annotate (when a task gives no <code>external_image_url</code>).
             </p>

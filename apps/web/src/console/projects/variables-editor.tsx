@@ -56,9 +56,14 @@ export function VariablesEditor({ draft, onChange, errorFor }: Props) {
                           placeholder={inTemplate.has(name) ? 'none: each task gives it' : 'none: optional'}
                           aria-label={`Default for ${name}`}
                           aria-invalid={error ? true : undefined}
+                          aria-describedby={error ? `${id}-error` : undefined}
                           onChange={(e) => onChange(name, { default: e.target.value })}
                         />
-                        {error && <p className="field-error">{error}</p>}
+                        {error && (
+                          <p className="field-error" id={`${id}-error`}>
+                            {error}
+                          </p>
+                        )}
                       </td>
                       <td>
                         {inTemplate.has(name) ? (
