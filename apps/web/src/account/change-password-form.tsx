@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { errorItems } from '../api/client';
 import { sessionApi } from '../api/session.api';
 import { ErrorList, fieldError } from '../shell/error-list';
+import { TextField } from '../shell/text-field';
 import { signedOutText } from './signed-out-text';
 
 type FieldName = 'current_password' | 'new_password' | 'confirm';
@@ -67,30 +68,19 @@ export function ChangePasswordForm({ email, onError }: Props) {
         const error = fieldError(errors, field.name);
         const id = `account-${field.name}`;
         return (
-          <div className="field" key={field.name}>
-            <label htmlFor={id}>{field.label}</label>
-            <input
-              id={id}
-              name={field.name}
-              type="password"
-              autoComplete={field.autoComplete}
-              required
-              value={values[field.name]}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : field.hint ? `${id}-hint` : undefined}
-              onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
-            />
-            {field.hint && !error && (
-              <p className="field-hint" id={`${id}-hint`}>
-                {field.hint}
-              </p>
-            )}
-            {error && (
-              <p className="field-error" id={`${id}-error`}>
-                {error}
-              </p>
-            )}
-          </div>
+          <TextField
+            key={field.name}
+            id={id}
+            name={field.name}
+            label={field.label}
+            type="password"
+            autoComplete={field.autoComplete}
+            required
+            hint={field.hint}
+            value={values[field.name]}
+            error={error}
+            onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
+          />
         );
       })}
       <button className="button primary" type="submit" disabled={busy}>

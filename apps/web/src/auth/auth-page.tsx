@@ -3,6 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { ErrorItem } from '@crowdbox/contracts';
 import { errorItems } from '../api/client';
 import { ErrorList, fieldError } from '../shell/error-list';
+import { TextField } from '../shell/text-field';
 import { safeNext } from './require-session';
 import { useSession } from './session-context';
 
@@ -79,30 +80,19 @@ function AuthForm({ mode }: AuthFormProps) {
           const error = fieldError(errors, field.name);
           const id = `auth-${field.name}`;
           return (
-            <div className="field" key={field.name}>
-              <label htmlFor={id}>{field.label}</label>
-              <input
-                id={id}
-                name={field.name}
-                type={field.type}
-                autoComplete={field.autoComplete}
-                required
-                value={values[field.name]}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : field.hint ? `${id}-hint` : undefined}
-                onChange={(e) => setValues((v) => ({ ...v, [field.name]: e.target.value }))}
-              />
-              {field.hint && !error && (
-                <p className="field-hint" id={`${id}-hint`}>
-                  {field.hint}
-                </p>
-              )}
-              {error && (
-                <p className="field-error" id={`${id}-error`}>
-                  {error}
-                </p>
-              )}
-            </div>
+            <TextField
+              key={field.name}
+              id={id}
+              name={field.name}
+              label={field.label}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              required
+              hint={field.hint}
+              value={values[field.name]}
+              error={error}
+              onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
+            />
           );
         })}
         <button className="button primary wide" type="submit" disabled={busy}>

@@ -12,7 +12,7 @@ import { LabelChangeDialog, labelChangeToConfirm, type LabelChange } from './lab
 import { LabelsEditor } from './labels-editor';
 import { ProjectHeader } from './project-header';
 import { TemplatePreview } from './template-preview';
-import { TextField, type FieldOptions } from './text-field';
+import { TextField, type FieldOptions } from '../../shell/text-field';
 import { VariablesEditor } from './variables-editor';
 
 /** /console/projects/new and /console/projects/:uuid/settings: one form for both. */

@@ -4,6 +4,8 @@ export interface FieldOptions {
   min?: number;
   max?: number;
   step?: number;
+  autoComplete?: string;
+  required?: boolean;
 }
 
 interface Props extends FieldOptions {
@@ -16,8 +18,12 @@ interface Props extends FieldOptions {
   onChange: (value: string) => void;
 }
 
-/** One input of the project form with its label, and its hint or the server's error under it. */
-export function TextField({ id, name, label, value, error, onChange, hint, type, min, max, step }: Props) {
+/**
+ * One input with its label, and its hint or the server's error under it, linked to the input
+ * (aria-describedby) so a screen reader reads it: the one way every form of the app (log-in and
+ * sign-up, the account page, the console's project form) shows a field.
+ */
+export function TextField({ id, name, label, value, error, onChange, hint, type, min, max, step, autoComplete, required }: Props) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -28,6 +34,8 @@ export function TextField({ id, name, label, value, error, onChange, hint, type,
         min={min}
         max={max}
         step={step}
+        autoComplete={autoComplete}
+        required={required}
         inputMode={type === 'number' ? 'decimal' : undefined}
         value={value}
         aria-invalid={error ? true : undefined}
