@@ -68,6 +68,32 @@ export function draftFromProject(project: ConsoleProjectResponse): ProjectDraft 
   };
 }
 
+const STRING_FIELDS = [
+  'name',
+  'display_name',
+  'display_short_description',
+  'template',
+  'image_variable',
+  'default_required_submissions',
+  'default_reward',
+  'allowed_completion_time_seconds',
+  'consensus_iou_threshold',
+] as const;
+
+/** Whether a value read back from storage (written by this or an older version of the app) is a whole ProjectDraft. */
+export function isProjectDraft(value: unknown): value is ProjectDraft {
+  if (typeof value !== 'object' || value === null) return false;
+  const d = value as Record<string, unknown>;
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  return (
+    STRING_FIELDS.every((f) => typeof d[f] === 'string') &&
+    Array.isArray(d.labels) &&
+    d.labels.every((l) => isObject(l) && typeof l.name === 'string' && typeof l.color === 'string') &&
+    isObject(d.variables) &&
+    Object.values(d.variables).every((v) => isObject(v) && typeof v.default === 'string' && typeof v.sample === 'string')
+  );
+}
+
 /** The variables the form shows: those of the template, in order, plus the image variable. */
 export function visibleVariables(draft: ProjectDraft): string[] {
   const names = templateVariables(draft.template);

@@ -2,12 +2,15 @@ import type { ConsoleProjectResponse, ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { errorItems } from '../../api/client';
+import { useSession } from '../../auth/session-context';
 import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
 import { consoleApi } from '../lib/console-api';
-import { draftFromProject, emptyDraft, previewValues, templateChangedBySave, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
+import { clearFormDraft, loadFormDraft, saveFormDraft } from '../lib/form-draft-store';
+import { draftFromProject, emptyDraft, isProjectDraft, previewValues, templateChangedBySave, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
 import { useLoad } from '../lib/use-load';
 import { CostEstimate } from './cost-estimate';
+import { DraftNote } from './draft-note';
 import { LabelChangeDialog, labelChangeToConfirm, type LabelChange } from './label-change-dialog';
 import { LabelsEditor } from './labels-editor';
 import { ProjectHeader } from './project-header';
@@ -72,7 +75,16 @@ interface FormProps {
 
 function ProjectForm({ initial, project, onSaved }: FormProps) {
   const navigate = useNavigate();
-  const [draft, setDraft] = useState(initial);
+  // <RequireSession> shows the console only to a signed-in user; the stored draft is that user's.
+  const userId = useSession().user?.id ?? '';
+  const draftRoute = project ? `/console/projects/${project.uuid}/settings` : '/console/projects/new';
+  // A settings draft is restored only over the very version of the project it was typed over.
+  const base = project?.updated_at ?? null;
+  const [stored] = useState(() => (userId ? loadFormDraft(userId, draftRoute, isProjectDraft, base) : null));
+  const [restoreNote, setRestoreNote] = useState(stored?.status ?? null);
+  const [draft, setDraft] = useState(stored?.status === 'restored' ? stored.value : initial);
+  // Only what the user typed is stored: not the form as loaded, nor the template as the server stored it.
+  const edited = useRef(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<'' | 'as typed' | 'template changed'>('');
@@ -87,11 +99,28 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     first?.focus();
   }, [errors]);
 
+  useEffect(() => {
+    if (edited.current && userId) saveFormDraft(userId, draftRoute, draft, base);
+  }, [draft, userId, draftRoute, base]);
+
+  const forgetDraft = () => {
+    edited.current = false;
+    if (userId) clearFormDraft(userId, draftRoute);
+  };
+  const discardRestored = () => {
+    forgetDraft();
+    setDraft(initial);
+    setErrors([]);
+    setRestoreNote(null);
+  };
+
   const set = <K extends keyof ProjectDraft>(key: K, value: ProjectDraft[K]) => {
+    edited.current = true;
     setSaved('');
     setDraft((d) => ({ ...d, [key]: value }));
   };
   const setVariable = (name: string, patch: Partial<VariableDraft>) => {
+    edited.current = true;
     setSaved('');
     setDraft((d) => ({
       ...d,
@@ -107,12 +136,15 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
       const body = toProjectBody(draft);
       if (project) {
         const updated = await consoleApi.updateProject(project.uuid, body);
+        forgetDraft();
+        setRestoreNote(null);
         // The form keeps its key across the reload, so it shows the stored template only if set here.
         setDraft((d) => ({ ...d, template: updated.template }));
         setSaved(templateChangedBySave(body.template, updated.template) ? 'template changed' : 'as typed');
         onSaved?.();
       } else {
         const created = await consoleApi.createProject(body);
+        forgetDraft();
         navigate(`/console/projects/${created.uuid}`);
       }
     } catch (error) {
@@ -145,6 +177,7 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
   return (
     <form ref={formRef} className="cbc-project-form" onSubmit={onSubmit} noValidate aria-label={project ? 'Project settings' : 'New project'}>
       <div className="cbc-project-form__main">
+        <DraftNote status={restoreNote} onDiscard={discardRestored} onDismiss={() => setRestoreNote(null)} />
         {errors.length > 0 &&
           (otherErrors.length > 0 ? (
             <ErrorList title="The project was not saved." errors={otherErrors} />
