@@ -2,16 +2,16 @@ import type { ErrorItem } from '@crowdbox/contracts';
 import { useState, type FormEvent } from 'react';
 import { errorItems } from '../api/client';
 import { sessionApi } from '../api/session.api';
-import { ErrorList, fieldError } from '../shell/error-list';
-import { TextField } from '../shell/text-field';
+import { ErrorList } from '../shell/error-list';
+import { FormFields, unclaimedErrors, type FormField } from '../shell/form-fields';
 import { signedOutText } from './signed-out-text';
 
 type FieldName = 'current_password' | 'new_password' | 'confirm';
 
-const FIELDS: Array<{ name: FieldName; label: string; autoComplete: string; hint?: string }> = [
-  { name: 'current_password', label: 'Current password', autoComplete: 'current-password' },
-  { name: 'new_password', label: 'New password', autoComplete: 'new-password', hint: 'At least 8 characters.' },
-  { name: 'confirm', label: 'Confirm new password', autoComplete: 'new-password' },
+const FIELDS: Array<FormField<FieldName>> = [
+  { name: 'current_password', label: 'Current password', type: 'password', autoComplete: 'current-password' },
+  { name: 'new_password', label: 'New password', type: 'password', autoComplete: 'new-password', hint: 'At least 8 characters.' },
+  { name: 'confirm', label: 'Confirm new password', type: 'password', autoComplete: 'new-password' },
 ];
 
 const EMPTY: Record<FieldName, string> = { current_password: '', new_password: '', confirm: '' };
@@ -52,7 +52,7 @@ export function ChangePasswordForm({ email, onError }: Props) {
     }
   };
 
-  const rootErrors = errors.filter((e) => !FIELDS.some((f) => f.name === e.field));
+  const rootErrors = unclaimedErrors(errors, FIELDS);
   return (
     <form className="card account-card" onSubmit={onSubmit} noValidate aria-labelledby="change-password-title" data-testid="change-password-form">
       <h2 id="change-password-title">Change password</h2>
@@ -64,25 +64,7 @@ export function ChangePasswordForm({ email, onError }: Props) {
       )}
       <ErrorList errors={rootErrors} />
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      {FIELDS.map((field) => {
-        const error = fieldError(errors, field.name);
-        const id = `account-${field.name}`;
-        return (
-          <TextField
-            key={field.name}
-            id={id}
-            name={field.name}
-            label={field.label}
-            type="password"
-            autoComplete={field.autoComplete}
-            required
-            hint={field.hint}
-            value={values[field.name]}
-            error={error}
-            onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
-          />
-        );
-      })}
+      <FormFields idPrefix="account" fields={FIELDS} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
       <button className="button primary" type="submit" disabled={busy}>
         {busy ? 'Please wait…' : 'Change password'}
       </button>

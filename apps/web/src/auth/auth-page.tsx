@@ -2,18 +2,12 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { ErrorItem } from '@crowdbox/contracts';
 import { errorItems } from '../api/client';
-import { ErrorList, fieldError } from '../shell/error-list';
-import { TextField } from '../shell/text-field';
+import { ErrorList } from '../shell/error-list';
+import { FormFields, unclaimedErrors, type FormField } from '../shell/form-fields';
 import { safeNext } from './require-session';
 import { useSession } from './session-context';
 
-interface Field {
-  name: 'name' | 'email' | 'password';
-  label: string;
-  type: string;
-  autoComplete: string;
-  hint?: string;
-}
+type Field = FormField<'name' | 'email' | 'password'>;
 
 interface AuthFormProps {
   mode: 'login' | 'signup';
@@ -68,7 +62,7 @@ function AuthForm({ mode }: AuthFormProps) {
         Already have an account? <Link to={`/login${params.size ? `?${params}` : ''}`}>Log in</Link>
       </>
     );
-  const rootErrors = errors.filter((e) => !FIELDS[mode].some((f) => f.name === e.field));
+  const rootErrors = unclaimedErrors(errors, FIELDS[mode]);
 
   return (
     <div className="auth-page">
@@ -76,25 +70,7 @@ function AuthForm({ mode }: AuthFormProps) {
         <h1 id="auth-title">{title}</h1>
         <p className="muted">One account works on tasks and runs projects.</p>
         <ErrorList errors={rootErrors} />
-        {FIELDS[mode].map((field) => {
-          const error = fieldError(errors, field.name);
-          const id = `auth-${field.name}`;
-          return (
-            <TextField
-              key={field.name}
-              id={id}
-              name={field.name}
-              label={field.label}
-              type={field.type}
-              autoComplete={field.autoComplete}
-              required
-              hint={field.hint}
-              value={values[field.name]}
-              error={error}
-              onChange={(value) => setValues((v) => ({ ...v, [field.name]: value }))}
-            />
-          );
-        })}
+        <FormFields idPrefix="auth" fields={FIELDS[mode]} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
         <button className="button primary wide" type="submit" disabled={busy}>
           {busy ? 'Please wait…' : title}
         </button>
