@@ -68,7 +68,8 @@ export function draftFromProject(project: ConsoleProjectResponse): ProjectDraft 
   };
 }
 
-const STRING_FIELDS = [
+/** The draft's fields held as plain text, each shown by one input of the form under its API name. */
+export const TEXT_FIELDS = [
   'name',
   'display_name',
   'display_short_description',
@@ -86,7 +87,7 @@ export function isProjectDraft(value: unknown): value is ProjectDraft {
   const d = value as Record<string, unknown>;
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   return (
-    STRING_FIELDS.every((f) => typeof d[f] === 'string') &&
+    TEXT_FIELDS.every((f) => typeof d[f] === 'string') &&
     Array.isArray(d.labels) &&
     d.labels.every((l) => isObject(l) && typeof l.name === 'string' && typeof l.color === 'string') &&
     isObject(d.variables) &&

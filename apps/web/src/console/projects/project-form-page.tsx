@@ -7,7 +7,7 @@ import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
 import { consoleApi } from '../lib/console-api';
 import { clearFormDraft, loadFormDraft, saveFormDraft } from '../lib/form-draft-store';
-import { draftFromProject, emptyDraft, isProjectDraft, previewValues, templateChangedBySave, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
+import { draftFromProject, emptyDraft, isProjectDraft, previewValues, TEXT_FIELDS, templateChangedBySave, toProjectBody, type ProjectDraft, type VariableDraft } from '../lib/project-draft';
 import { useLoad } from '../lib/use-load';
 import { CostEstimate } from './cost-estimate';
 import { DraftNote } from './draft-note';
@@ -50,20 +50,8 @@ function EditProject({ uuid }: { uuid: string }) {
   );
 }
 
-const KNOWN_FIELDS = [
-  'name',
-  'display_name',
-  'display_short_description',
-  'template',
-  'image_variable',
-  'default_required_submissions',
-  'default_reward',
-  'allowed_completion_time_seconds',
-  'consensus_iou_threshold',
-];
-
 function isShownByAField(field: string): boolean {
-  return KNOWN_FIELDS.includes(field) || field === 'labels' || field.startsWith('labels.') || field.startsWith('variables.');
+  return (TEXT_FIELDS as readonly string[]).includes(field) || field === 'labels' || field.startsWith('labels.') || field.startsWith('variables.');
 }
 
 interface FormProps {
