@@ -168,6 +168,18 @@ describe('the error table', () => {
     expect(ping.headers.allow).toBe('GET, HEAD');
   });
 
+  it('405 root, not "project not found", for a POST-only path that a GET parameter route would take as an id', async () => {
+    for (const url of ['/api/v1/projects/add_task', '/api/v1/projects/add_tasks?x=1']) {
+      const res = await t.request({ method: 'GET', url, headers: { apikey: r.liveKey } });
+      expect(res.status).toBe(405);
+      expect(res.headers.allow).toBe('POST');
+      expect(res.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('use POST') }] });
+    }
+    // The parameter route still answers its own ids.
+    const project = await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}`, headers: { apikey: r.liveKey } });
+    expect(project.status).toBe(200);
+  });
+
   it('matches content types case-insensitively', async () => {
     const res = await addTask({ task: { project_uuid: r.projectUuid, substitutions: { object: 'car' } } }, { 'content-type': 'APPLICATION/JSON; Charset=UTF-8' });
     expect(res.status).toBe(201);

@@ -1,6 +1,6 @@
 import { Catch, NotFoundException, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { RouteTable } from '../http/route-table';
+import { methodNotAllowed, type RouteTable } from '../http/route-table';
 import { ApiException } from './api.exception';
 import { sendError } from './error-response';
 
@@ -35,8 +35,6 @@ export class ErrorFilter implements ExceptionFilter {
     const path = request.url.split('?')[0];
     const allowed = this.routes.allowedMethods(request.url);
     if (allowed.length === 0 || allowed.includes(request.method)) return ApiException.of(404, 'root', `no route ${request.method} ${path}`);
-    return ApiException.of(405, 'root', `method ${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
-      allow: allowed.join(', '),
-    });
+    return methodNotAllowed(request.method, path, allowed);
   }
 }
