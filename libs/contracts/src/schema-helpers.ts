@@ -72,3 +72,17 @@ export function objectBody<T extends z.ZodType>(schema: T) {
     schema,
   );
 }
+
+/**
+ * For z.preprocess before a z.record: zod's record drops a `__proto__` key without a word (writing it
+ * would set the result's prototype), so it is looked for on the raw object and refused with `detail`
+ * under that key. No template variable is named so (template.ts), so no such key could mean anything.
+ */
+export function refuseProtoKey(detail: string) {
+  return (value: unknown, ctx: z.RefinementCtx): unknown => {
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
+      ctx.addIssue({ code: 'custom', path: ['__proto__'], message: detail });
+    }
+    return value;
+  };
+}

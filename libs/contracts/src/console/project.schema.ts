@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { intBetween, objectBody, text } from '../schema-helpers';
+import { intBetween, objectBody, refuseProtoKey, text } from '../schema-helpers';
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const NO_PROTO_VARIABLE = 'no variable may be named __proto__ (a [[__proto__]] in a template is plain text)';
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
 const label = z.union(
@@ -21,13 +22,14 @@ const labels = z
   .min(1, { error: 'must hold at least one label' })
   .max(LIMITS.labels, { error: `must hold at most ${LIMITS.labels} labels` });
 
-const variables = z
-  .record(
+const variables = z.preprocess(
+  refuseProtoKey(NO_PROTO_VARIABLE),
+  z.record(
     z.string().regex(VARIABLE_NAME, { error: 'variable names use letters, digits, _ . -' }),
     z.string({ error: 'must be a string or null' }).max(LIMITS.substitutionValueChars).nullable(),
     { error: 'must map variable names to default values (string or null)' },
-  )
-  .refine((map) => Object.keys(map).length <= LIMITS.substitutions, { error: `must have at most ${LIMITS.substitutions} entries` });
+  ).refine((map) => Object.keys(map).length <= LIMITS.substitutions, { error: `must have at most ${LIMITS.substitutions} entries` }),
+);
 
 const projectFields = {
   name: text(200, 'a name'),
@@ -42,7 +44,11 @@ const projectFields = {
   default_reward: intBetween(LIMITS.rewardCents.min, LIMITS.rewardCents.max),
   allowed_completion_time_seconds: intBetween(LIMITS.completionSeconds.min, LIMITS.completionSeconds.max),
   variables: variables.optional(),
-  image_variable: z.string().regex(VARIABLE_NAME, { error: 'must be a variable name' }).optional(),
+  image_variable: z
+    .string()
+    .regex(VARIABLE_NAME, { error: 'must be a variable name' })
+    .refine((name) => name !== '__proto__', { error: NO_PROTO_VARIABLE })
+    .optional(),
   consensus_iou_threshold: z
     .number({ error: 'must be a number above 0 and at most 1' })
     .gt(0, { error: 'must be a number above 0 and at most 1' })

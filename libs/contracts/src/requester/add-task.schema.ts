@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { callbackUrl, httpUrl, intBetween, objectBody, storable } from '../schema-helpers';
+import { callbackUrl, httpUrl, intBetween, objectBody, refuseProtoKey, storable } from '../schema-helpers';
 
 /** Template values: strings, or numbers and booleans turned into strings; anything else is an error. */
 const substitutionValue = z.unknown().transform((value, ctx) => {
@@ -17,19 +17,6 @@ const substitutionValue = z.unknown().transform((value, ctx) => {
   return value;
 });
 
-/**
- * zod's record drops a `__proto__` key without a word (writing it would set the result's prototype), so
- * it is looked for on the raw object and refused like any key that is not a template variable: no
- * template variable is named so (template.ts).
- */
-function refuseProtoKey(value: unknown, ctx: z.RefinementCtx): unknown {
-  if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) {
-    const message = "is not a variable of the project's template; no variable is named __proto__";
-    ctx.addIssue({ code: 'custom', path: ['__proto__'], message });
-  }
-  return value;
-}
-
 const substitutionsRecord = z
   .record(storable(z.string()), storable(substitutionValue), {
     // A bad key is an issue of the record's own; its detail is the key check's, under the key's path.
@@ -39,7 +26,10 @@ const substitutionsRecord = z
   .refine((map) => Object.keys(map).length <= LIMITS.substitutions, {
     error: `must have at most ${LIMITS.substitutions} entries`,
   });
-const substitutions = z.preprocess(refuseProtoKey, substitutionsRecord);
+const substitutions = z.preprocess(
+  refuseProtoKey("is not a variable of the project's template; no variable is named __proto__"),
+  substitutionsRecord,
+);
 
 /**
  * Lower case: a UUID's hex digits mean the same in either case, so the task's and the top-level one are
