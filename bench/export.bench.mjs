@@ -93,7 +93,7 @@ export async function buildExportFixture(dbUrl, { projectUuid, workerIds, tasks,
     );
     // As the submission that completes a task does (apps/api/src/work/submit.service.ts): its consensus,
     // computed by the same libs/boxes code the API under test runs, stored as the JSON text of the boxes
-    // with the project's threshold.
+    // with the project's threshold, and its frame (the first submission's image size, 640x480 here).
     await c.query('CREATE TEMP TABLE bench_export_consensus (id uuid PRIMARY KEY, consensus text) ON COMMIT DROP');
     const [{ threshold }] = (await c.query('SELECT consensus_iou_threshold AS threshold FROM projects WHERE id = $1', [projectUuid])).rows;
     const { consensus } = loadConsensus();
@@ -109,9 +109,9 @@ export async function buildExportFixture(dbUrl, { projectUuid, workerIds, tasks,
     await c.query(
       `INSERT INTO tasks (id, project_id, prompt, substitutions, external_image_url, reward, required_submissions,
                           allowed_completion_time_seconds, submission_count, created_at, completed_at,
-                          consensus, consensus_iou_threshold, consensus_rule)
+                          consensus, consensus_iou_threshold, consensus_rule, frame_width, frame_height)
        SELECT t.id, $1, $2, '{"object":"car"}'::jsonb, 'https://images.example.com/bench/' || t.i || '.jpg', 25, 3,
-              600, 3, t.created_at, t.created_at + interval '4 seconds', x.consensus::json, $3::real, $4::smallint
+              600, 3, t.created_at, t.created_at + interval '4 seconds', x.consensus::json, $3::real, $4::smallint, 640, 480
          FROM bench_export_tasks t JOIN bench_export_consensus x ON x.id = t.id`,
       // The stored consensus's rule: CONSENSUS_RULE in apps/api/src/submissions/stored-consensus.ts (every
       // submission here is 640x480, so both rules give the same boxes), or the export would compute them all.

@@ -31,6 +31,7 @@ import { ProjectRetiredLabels1765400000000 } from './migrations/1765400000000-pr
 import { SessionsExpiryIndex1765500000000 } from './migrations/1765500000000-sessions-expiry-index';
 import { OneLeasePerWorker1765600000000 } from './migrations/1765600000000-one-lease-per-worker';
 import { OneFramePerTask1765700000000 } from './migrations/1765700000000-one-frame-per-task';
+import { TaskFrame1765800000000 } from './migrations/1765800000000-task-frame';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -70,6 +71,7 @@ export const MIGRATIONS = [
   SessionsExpiryIndex1765500000000,
   OneLeasePerWorker1765600000000,
   OneFramePerTask1765700000000,
+  TaskFrame1765800000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts. */

@@ -5,7 +5,7 @@ import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { ASYNC_COMMIT } from '../database/async-commit';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
-import { consensusOf, consensusOfInputs, type ConsensusInput, type SubmissionRow } from './task-results';
+import { consensusOf, consensusOfInputs, frameOf, type ConsensusInput, type SubmissionRow } from './task-results';
 
 /**
  * The stored consensus (migration 1764200000000-stored-consensus): the submission that completes a task
@@ -50,10 +50,18 @@ export function consensusText(boxes: ConsensusAnnotation[]): string {
   return JSON.stringify(boxes);
 }
 
-/** The consensus of a complete task's submissions (ConsensusInput, oldest first) and its stored text. */
-export function computeConsensus(inputs: ConsensusInput[], threshold: number): { boxes: ConsensusAnnotation[]; text: string } {
+/** A consensus to store: the task, the text of its boxes and the frame they are in (null: no submission). */
+export interface ConsensusToStore {
+  id: string;
+  text: string;
+  frame: ImageSize | null;
+}
+
+/** The consensus of a complete task's submissions (ConsensusInput, oldest first), its stored text and its frame. */
+export function computeConsensus(inputs: ConsensusInput[], threshold: number): { boxes: ConsensusAnnotation[]; text: string; frame: ImageSize | null } {
   const boxes = consensusOfInputs(inputs, threshold);
-  return { boxes, text: consensusText(boxes) };
+  const first = inputs[0];
+  return { boxes, text: consensusText(boxes), frame: first ? { width: first[2], height: first[3] } : null };
 }
 
 /**
@@ -66,17 +74,24 @@ export function soloConsensusText(workerId: string, boxes: Annotation[], image: 
   return computeConsensus([[workerId, boxes, image.width, image.height]], DEFAULT_IOU_THRESHOLD).text;
 }
 
-/** storeConsensus's statement for a batch: $1 task ids, $2 the threshold, $3 their consensus texts. */
+/**
+ * The task's frame is stored with its consensus (migration 1765800000000-task-frame) for COCO's image
+ * sizes. It is its first submission's image size, which no later write changes, so a stored one is kept.
+ */
+const STORE_FRAME = `frame_width = coalesce(t.frame_width, %w), frame_height = coalesce(t.frame_height, %h)`;
+
+/** storeConsensus's statement for a batch: $1 task ids, $2 the threshold, $3 their consensus texts, $4 and $5 their frames. */
 const STORE_CONSENSUS: PreparedStatement = {
   name: 'store_consensus',
   text: `
-  UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE}
-    FROM unnest($1::uuid[], $3::text[]) AS x(id, consensus), ${ASYNC_COMMIT}
+  UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE},
+         ${STORE_FRAME.replace('%w', 'x.width').replace('%h', 'x.height')}
+    FROM unnest($1::uuid[], $3::text[], $4::int[], $5::int[]) AS x(id, consensus, width, height), ${ASYNC_COMMIT}
    WHERE t.id = x.id AND t.completed_at IS NOT NULL AND ${replaceable('$2::real')}`,
 };
 
 /**
- * The same for one task: $1 its id, $2 the threshold, $3 its consensus text. Every completing submit
+ * The same for one task: $1 its id, $2 the threshold, $3 its consensus text, $4 and $5 its frame. Every completing submit
  * runs this. The batch form is planned again on every call (PostgreSQL sizes unnest from the actual
  * arrays, so its generic plan never looks cheaper than a custom one: ~0.19 ms of planning per call,
  * measured with pg_stat_statements); this one is planned once per connection.
@@ -84,7 +99,8 @@ const STORE_CONSENSUS: PreparedStatement = {
 const STORE_ONE_CONSENSUS: PreparedStatement = {
   name: 'store_one_consensus',
   text: `
-  UPDATE tasks t SET consensus = $3::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE}
+  UPDATE tasks t SET consensus = $3::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE},
+         ${STORE_FRAME.replace('%w', '$4::int').replace('%h', '$5::int')}
     FROM ${ASYNC_COMMIT}
    WHERE t.id = $1 AND t.completed_at IS NOT NULL AND ${replaceable('$2::real')}`,
 };
@@ -97,11 +113,17 @@ const STORE_ONE_CONSENSUS: PreparedStatement = {
  * Concurrent writers store the same text for the same threshold, and a text stored with a threshold
  * the project no longer has is simply not used.
  */
-export async function storeConsensus(pool: Pool | PoolClient, threshold: number, computed: Array<{ id: string; text: string }>): Promise<void> {
+export async function storeConsensus(pool: Pool | PoolClient, threshold: number, computed: ConsensusToStore[]): Promise<void> {
   if (computed.length === 0) return;
   try {
-    if (computed.length === 1) await runPrepared(pool, STORE_ONE_CONSENSUS, [computed[0].id, threshold, computed[0].text]);
-    else await runPrepared(pool, STORE_CONSENSUS, [computed.map((c) => c.id), threshold, computed.map((c) => c.text)]);
+    if (computed.length === 1) {
+      const [{ id, text, frame }] = computed;
+      await runPrepared(pool, STORE_ONE_CONSENSUS, [id, threshold, text, frame?.width ?? null, frame?.height ?? null]);
+    } else {
+      const frames = computed.map((c) => c.frame);
+      const params = [computed.map((c) => c.id), threshold, computed.map((c) => c.text), frames.map((f) => f?.width ?? null), frames.map((f) => f?.height ?? null)];
+      await runPrepared(pool, STORE_CONSENSUS, params);
+    }
   } catch (error) {
     logger.warn(`storing the consensus of ${computed.length} task(s) failed: ${(error as Error).message}`);
   }
@@ -118,6 +140,6 @@ export async function taskConsensus(
 ): Promise<ConsensusAnnotation[]> {
   if (row.consensus) return row.consensus;
   const boxes = consensusOf(row.subs ?? [], threshold);
-  await storeConsensus(pgPool(db), threshold, [{ id: row.id, text: consensusText(boxes) }]);
+  await storeConsensus(pgPool(db), threshold, [{ id: row.id, text: consensusText(boxes), frame: frameOf(row.subs ?? []) }]);
   return boxes;
 }

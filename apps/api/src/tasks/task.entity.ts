@@ -21,6 +21,7 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
   `("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL)`,
 )
 @Check('ck_tasks_leased_count', `"leased_count" >= 0`)
+@Check('ck_tasks_frame', `("frame_width" IS NULL) = ("frame_height" IS NULL) AND ("frame_width" IS NULL OR "completed_at" IS NOT NULL)`)
 export class Task {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_tasks' })
   id!: string;
@@ -92,6 +93,17 @@ export class Task {
    */
   @Column('smallint', { default: 1, select: false })
   consensusRule!: number;
+
+  /**
+   * The task's frame, the image size its first submission reported (docs/decisions.md, "One frame per
+   * task"), stored with its consensus for COCO's image entries (migration 1765800000000-task-frame);
+   * NULL for a task completed before it, whose readers look the first submission up. Read by SQL only.
+   */
+  @Column('integer', { nullable: true, select: false })
+  frameWidth!: number | null;
+
+  @Column('integer', { nullable: true, select: false })
+  frameHeight!: number | null;
 
   /**
    * Checkouts of this task in state `active`, expired or not, and the earliest `expires_at` among them:

@@ -105,7 +105,10 @@ const SUBMIT: PreparedStatement = {
              consensus = CASE WHEN t.required_submissions = 1 THEN $10::json ELSE t.consensus END,
              consensus_iou_threshold = CASE WHEN t.required_submissions = 1 THEN lease.consensus_iou_threshold
                                             ELSE t.consensus_iou_threshold END,
-             consensus_rule = CASE WHEN t.required_submissions = 1 THEN ${CONSENSUS_RULE} ELSE t.consensus_rule END
+             consensus_rule = CASE WHEN t.required_submissions = 1 THEN ${CONSENSUS_RULE} ELSE t.consensus_rule END,
+             -- ... and its frame, this submission's image size (stored-consensus.ts STORE_FRAME).
+             frame_width = CASE WHEN t.required_submissions = 1 THEN $5 ELSE t.frame_width END,
+             frame_height = CASE WHEN t.required_submissions = 1 THEN $6 ELSE t.frame_height END
         FROM ended CROSS JOIN lease WHERE t.id = ended.task_id
       RETURNING t.id, t.completed_at, t.callback_endpoint_id, t.required_submissions
     ), event AS (
@@ -216,8 +219,8 @@ export class SubmitService {
       return;
     }
     try {
-      const { text } = computeConsensus(subs, threshold);
-      await storeConsensus(pgPool(this.db), threshold, [{ id: row.task_id, text }]);
+      const { text, frame } = computeConsensus(subs, threshold);
+      await storeConsensus(pgPool(this.db), threshold, [{ id: row.task_id, text, frame }]);
     } catch (error) {
       this.logger.warn(`storing the consensus of task ${row.task_id} failed: ${(error as Error).message}`);
     }

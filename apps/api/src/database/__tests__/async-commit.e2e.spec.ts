@@ -81,7 +81,7 @@ describe('commits that do not wait for the disk', () => {
   });
 
   it('storing a consensus does not wait, and it is stored', async () => {
-    const syncs = await fewestSyncs((i) => storeConsensus(client, threshold(i), [{ id: taskId, text: `[{"n":${i}}]` }]), 5, FEW);
+    const syncs = await fewestSyncs((i) => storeConsensus(client, threshold(i), [{ id: taskId, text: `[{"n":${i}}]`, frame: null }]), 5, FEW);
     expect(syncs).toBeLessThan(FEW);
     // storeConsensus logs its failures instead of throwing: no write at all would also make no sync.
     const [row] = (

@@ -91,6 +91,41 @@ describe('one frame per task', () => {
     expect(await answers()).toEqual(stored);
   });
 
+  it('stores the frame with the consensus for COCO, which looks the first submission up only where none is stored', async () => {
+    const r = await aRequester(t);
+    const solo = (await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 })).body.data.task_uuid as string;
+    const pair = (await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 2 })).body.data.task_uuid as string;
+    const [w1, w2] = [await signUp(t), await signUp(t)];
+    // Tasks are leased oldest first: w1 gets the solo task, then each worker one of the pair's two slots.
+    await submitThroughWorkerApi(r, w1, [CAR_1], LARGE);
+    await submitThroughWorkerApi(r, w1, [CAR_1], SMALL);
+    await submitThroughWorkerApi(r, w2, [doubled(CAR_2)], LARGE);
+    const frames = async () =>
+      Object.fromEntries(
+        (await t.db.query('SELECT id, frame_width, frame_height FROM tasks WHERE id = ANY($1)', [[solo, pair]])).map(
+          (row: { id: string; frame_width: number | null; frame_height: number | null }) => [row.id === solo ? 'solo' : 'pair', [row.frame_width, row.frame_height]],
+        ),
+      );
+    // The completing submit stored each: the one submission's size, and the pair's first one's.
+    expect(await frames()).toEqual({ solo: [1280, 960], pair: [640, 480] });
+    const cocoImages = async () => {
+      const coco = JSON.parse((await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations?format=coco`)).text);
+      return Object.fromEntries(coco.images.map((i: { task_uuid: string; width: number; height: number }) => [i.task_uuid === solo ? 'solo' : 'pair', [i.width, i.height]]));
+    };
+    // COCO reads the stored frame (a changed one shows), not the submissions.
+    await t.db.query('UPDATE tasks SET frame_width = 1000, frame_height = 750 WHERE id = $1', [solo]);
+    expect(await cocoImages()).toEqual({ solo: [1000, 750], pair: [640, 480] });
+    // A task completed before frames were stored: COCO looks its first submission up, and a reader that
+    // computes its consensus stores the frame with it.
+    await t.db.query('UPDATE tasks SET frame_width = NULL, frame_height = NULL, consensus = NULL, consensus_iou_threshold = NULL WHERE id = ANY($1)', [[solo, pair]]);
+    expect(await frames()).toEqual({ solo: [null, null], pair: [null, null] });
+    expect(await cocoImages()).toEqual({ solo: [1280, 960], pair: [640, 480] });
+    await t.db.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = ANY($1)', [[solo, pair]]);
+    expect((await get(r.liveKey, `/api/v1/tasks/${pair}/annotations`)).status).toBe(200);
+    expect((await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations`)).status).toBe(200);
+    expect(await frames()).toEqual({ solo: [1280, 960], pair: [640, 480] });
+  });
+
   it('rounds a box scaled by an uneven ratio to whole pixels inside the frame', async () => {
     const r = await aRequester(t);
     const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 2 });

@@ -306,9 +306,9 @@ describe('stored consensus', () => {
       };
       const before = await plans();
       for (let i = 0; i < 8; i++) {
-        await storeConsensus(client, 0.5, [{ id: taskId, text }]);
+        await storeConsensus(client, 0.5, [{ id: taskId, text, frame: null }]);
         await client.query('UPDATE tasks SET consensus = NULL, consensus_iou_threshold = NULL WHERE id = $1', [taskId]);
-        await storeConsensus(client, 0.5, [{ id: taskId, text }]);
+        await storeConsensus(client, 0.5, [{ id: taskId, text, frame: null }]);
       }
       const after = await plans();
       // PostgreSQL tries five custom plans before it may settle on the generic one.
