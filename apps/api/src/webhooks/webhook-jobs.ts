@@ -1,7 +1,12 @@
 import type { WebhookChallengeJob, WebhookDeliveryJob } from '@crowdbox/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ProducerQueues } from '../queues/producer-queues';
+
+/** How long and how often sendAgain watches an active job (an attempt lasts at most WEBHOOK_TIMEOUT_MS plus its wait for a receiver slot). */
+const ACTIVE_WATCH_MS = 60_000;
+const ACTIVE_WATCH_POLL_MS = 50;
 
 export const challengeJobId = (endpointId: string) => `challenge-${endpointId}`;
 
@@ -33,6 +38,37 @@ export class WebhookJobs {
   /** Awaitable forms, for the relay (which wants to know whether it worked). */
   async addDelivery(eventId: string, delayMs = 0): Promise<void> {
     await this.deliveries.add('deliver', { eventId }, { jobId: eventId, delay: delayMs, removeOnComplete: true, removeOnFail: true });
+  }
+
+  /**
+   * Queues events redelivered from the console (their rows already reset). Adding is a no-op for an
+   * event whose job is still active. During its attempt that is right: the attempt's record sees the
+   * redeliver and the job sends again itself (webhook-delivery.processor.ts). In the milliseconds after
+   * the record committed, though, the job ends without sending, and the event would wait for the relay
+   * (WEBHOOK_RELAY_GRACE_MS, 30 s by default). So each such job is watched until it is gone, and the
+   * event queued again then: a no-op job if the attempt sent it after all. Nothing here fails the request.
+   */
+  async sendAgain(eventIds: string[]): Promise<void> {
+    await Promise.all(eventIds.map((id) => this.addDelivery(id).catch(() => undefined)));
+    const wanted = new Set(eventIds);
+    const active = await this.deliveries.getActive().catch(() => []);
+    for (const job of active) if (job.id !== undefined && wanted.has(job.id)) void this.addOnceInactive(job.id);
+  }
+
+  /** Adds the event's delivery once its job is no longer active (polled; gives up after ACTIVE_WATCH_MS, leaving it to the relay). */
+  private async addOnceInactive(eventId: string): Promise<void> {
+    const until = Date.now() + ACTIVE_WATCH_MS;
+    try {
+      while (Date.now() < until) {
+        const state = await this.deliveries.getJobState(eventId);
+        if (state === 'unknown') return await this.addDelivery(eventId);
+        if (state !== 'active') return;
+        // Unreferenced: a watch in progress never keeps a closing process alive.
+        await sleep(ACTIVE_WATCH_POLL_MS, undefined, { ref: false });
+      }
+    } catch (error) {
+      this.logger.warn(`redelivery of event ${eventId} left to the outbox relay: ${(error as Error).message}`);
+    }
   }
 
   async addChallenge(endpointId: string, delayMs = 0): Promise<void> {

@@ -12,8 +12,10 @@ import { WebhookJobs } from './webhook-jobs';
 const PAGE = 50;
 /** Most failed events one "redeliver all failed" takes; the answer says when more are left. */
 export const REDELIVER_FAILED_MAX = 10_000;
-/** What a redelivery sets on an event: pending again, due now, with a fresh schedule (the attempt log keeps the old ones). */
-/** What a redelivery resets; `redeliveries` tells an attempt in flight that its outcome no longer decides the event. */
+/**
+ * What a redelivery sets on an event: pending again, due now, with a fresh schedule (the attempt log keeps
+ * the old ones); `redeliveries` tells an attempt in flight that its outcome no longer decides the event.
+ */
 const AGAIN = `state = 'pending', attempt_count = 0, next_attempt_at = now(), delivered_at = NULL, last_error = NULL,
                redeliveries = redeliveries + 1`;
 
@@ -140,8 +142,8 @@ export class WebhooksConsoleService {
        ) SELECT id FROM again`,
       [accountId],
     );
-    // A failed event has no job left (removeOnFail), so each gets a new one; the relay covers any add that fails.
-    await Promise.all(rows.map((row) => this.jobs.addDelivery(row.id).catch(() => undefined)));
+    // A failed event has no job left (removeOnFail), but for one whose job is just ending; the relay covers any add that fails.
+    await this.jobs.sendAgain(rows.map((row) => row.id));
     return { redelivered: rows.length, more: rows.length === REDELIVER_FAILED_MAX };
   }
 
@@ -161,7 +163,7 @@ export class WebhooksConsoleService {
     if (!rows[0]) throw ApiException.notFound('event not found');
     // A job still queued for this event (a delayed retry) is replaced by one that runs now.
     await this.jobs.deliveries.remove(eventId).catch(() => 0);
-    await this.jobs.addDelivery(eventId).catch(() => undefined);
+    await this.jobs.sendAgain([eventId]);
     return { id: eventId, state: 'pending' };
   }
 }

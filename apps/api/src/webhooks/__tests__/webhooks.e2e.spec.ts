@@ -530,6 +530,58 @@ describe('webhooks: redelivering an event while its attempt is in flight', () =>
   });
 });
 
+describe('webhooks: redelivering an event whose job is just ending', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let worker: SignedIn;
+  beforeAll(async () => {
+    // The relay would find the event only after 10 minutes: what sends it again here is the redeliver.
+    t = await startTestApp({ ...FAST, WEBHOOK_RELAY_INTERVAL_MS: '600000', WEBHOOK_RELAY_GRACE_MS: '600000' });
+    receiver = await new WebhookReceiver().start();
+    worker = await signUp(t);
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+
+  it('sends again when the redeliver lands after the attempt was recorded and before its job ended', async () => {
+    const r = await aRequester(t);
+    receiver.on('/ending', echoChallenge);
+    // Hold the job between its attempt's record (committed) and its end, where a redeliver's add is a no-op.
+    const batches = (t.app.get(WebhookDeliveryProcessor) as unknown as { batches: DeliveryBatches }).batches;
+    const record = batches.recordAttempt.bind(batches);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let recorded: () => void = () => undefined;
+    const wasRecorded = new Promise<void>((resolve) => (recorded = resolve));
+    const spy = jest.spyOn(batches, 'recordAttempt').mockImplementationOnce(async (attempt) => {
+      const applied = await record(attempt);
+      recorded();
+      await held;
+      return applied;
+    });
+    try {
+      await completeTask(t, r, worker, receiver.url('/ending'));
+      await wasRecorded;
+      const [event] = await eventLog(t, r);
+      expect(event.state).toBe('delivered');
+      const again = await t.request({ method: 'POST', url: `/api/console/webhooks/events/${event.id}/redeliver`, headers: r.auth });
+      expect(again.status).toBe(202);
+      release();
+      const log = await eventually(async () => {
+        const events = await eventLog(t, r);
+        return events[0]?.state === 'delivered' && events[0].attempts.length === 2 && events;
+      }, 5000);
+      expect(statuses(log[0])).toEqual([200, 200]);
+      expect(receiver.events('/ending')).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+      release();
+    }
+  });
+});
+
 describe('webhooks: a slow receiver', () => {
   let t: TestApp;
   let slow: WebhookReceiver;
