@@ -8,6 +8,13 @@ import { bullPrefix, type RedisClient } from '../redis/redis-client';
 import { REDIS } from '../redis/redis.module';
 
 /**
+ * A finished job is removed, completed or failed: every job's outcome is in PostgreSQL (the lease's state,
+ * the event's attempt log), and kept jobs would grow Redis by ~1 KB each for good, until `noeviction`
+ * refuses writes. A job that fails is taken up again from the database (the sweeper, the outbox relay).
+ */
+export const FINISHED_JOBS = { removeOnComplete: true, removeOnFail: true } as const;
+
+/**
  * The queues that requests put jobs on and take them off, on the app's shared Redis client
  * (RedisModule) rather than on connections of their own. That client is auto-pipelined, so the
  * expiry jobs of the leases whose grace is over, their removals, the webhook enqueues and the
@@ -29,7 +36,7 @@ export class ProducerQueues implements OnApplicationShutdown {
     // No version check: it is one INFO after the client's first 'ready', and were Redis to drop in that
     // instant, the rejection would stay in the queue for good (BullMQ does not retry its init), failing
     // every later add. The workers' own connections check the version.
-    const options = { connection: redis, prefix: bullPrefix(config), skipVersionCheck: true };
+    const options = { connection: redis, prefix: bullPrefix(config), skipVersionCheck: true, defaultJobOptions: FINISHED_JOBS };
     this.checkoutExpiry = new Queue(QUEUES.checkoutExpiry, options);
     this.webhookDelivery = new Queue(QUEUES.webhookDelivery, options);
     this.webhookChallenge = new Queue(QUEUES.webhookChallenge, options);

@@ -5,7 +5,7 @@ import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { LoggedQueue, LoggedWorker } from './logged-bull-classes';
-import { ProducerQueues } from './producer-queues';
+import { FINISHED_JOBS, ProducerQueues } from './producer-queues';
 import { bullPrefix } from '../redis/redis-client';
 import { BULLMQ_CONNECTION } from '../redis/redis.module';
 
@@ -28,7 +28,8 @@ BullModule.workerClass = LoggedWorker;
       useFactory: (config: AppConfig, connection: ConnectionOptions) => ({
         connection,
         prefix: bullPrefix(config),
-        defaultJobOptions: { removeOnComplete: 1000, removeOnFail: 5000 },
+        // Jobs are added through ProducerQueues; the same removal here, should anything add through these.
+        defaultJobOptions: FINISHED_JOBS,
       }),
     }),
     BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
