@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
-import { useHarness } from '../../support/harness';
+import { expectEventually } from '../../support/expect-eventually';
+import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, shortenLease } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -96,5 +97,95 @@ describe('while a submit is in flight', () => {
     await task.notice.getByText('Submitted 1 box. You earned $0.25.').waitFor();
     await task.waitForTask();
     await task.annotator.expectBoxes(0);
+  });
+});
+
+/**
+ * Opens the worker's page on a task whose lease runs out `leaseMs` after checkout (shorter than any project
+ * allows), with one box drawn; returns the lease's id.
+ */
+async function aWorkerOnAShortLease(leaseMs: number) {
+  const h = harness();
+  const project = await aProjectWithTasks(h, { tasks: 2 });
+  const worker = await aWorker(h);
+  const page = await h.newPage({ as: worker });
+  await page.route(
+    '**/api/work/checkouts',
+    async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      if (response.status() === 201) body.data.expires_at = await shortenLease(h, body.data.checkout_id, leaseMs);
+      await route.fulfill({ response, json: body });
+    },
+    { times: 1 },
+  );
+  const task = await new TaskPage(page).goto(project.projectUuid);
+  await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+  return { h, worker, page, task, checkoutId: await task.checkoutId() };
+}
+
+/** The paths of the POSTs to …/release this page makes from now on. */
+function releasesPosted(page: Page): string[] {
+  const posted: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/release')) posted.push(request.url());
+  });
+  return posted;
+}
+
+async function leaseState(h: Harness, checkoutId: string): Promise<{ state: string; submissions: number }> {
+  const [row] = await h.api.db.query(
+    'SELECT c.state, (SELECT count(*) FROM submissions s WHERE s.checkout_id = c.id)::int AS submissions FROM checkouts c WHERE c.id = $1',
+    [checkoutId],
+  );
+  return row;
+}
+
+describe('a submit when the countdown ends', () => {
+  it('a submit in flight when the countdown ends is neither given back nor reported lost', async () => {
+    // The page ends the lease 2 s before the server does (SUBMIT_MARGIN_MS): a submit sent in its last
+    // second, on a slow line, reaches the server after the page's deadline and before the server's.
+    const { h, page, task, checkoutId } = await aWorkerOnAShortLease(9_000);
+    const releases = releasesPosted(page);
+    await page.route(
+      '**/api/work/checkouts/*/submit',
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        await route.continue();
+      },
+      { times: 1 },
+    );
+    await expectEventually(async () => (await task.countdown.innerText()).includes('0:01'), 'the countdown to reach its last second', undefined, 8000);
+    await task.submit();
+
+    await task.notice.getByText('Submitted 1 box. You earned $0.25.').waitFor({ timeout: 6000 });
+    expect(await task.expired.count()).toBe(0);
+    expect(releases).toEqual([]);
+    expect(await leaseState(h, checkoutId)).toEqual({ state: 'submitted', submissions: 1 });
+    expect(await task.draftKeys()).toEqual([]);
+  });
+
+  it('after a submit without an answer, the countdown ending asks the server, which has it: submitted, not lost', async () => {
+    const { h, page, task, checkoutId } = await aWorkerOnAShortLease(9_000);
+    const releases = releasesPosted(page);
+    // The submit reaches the server, which takes it; its reply is lost on the way back.
+    await page.route(
+      '**/api/work/checkouts/*/submit',
+      async (route) => {
+        await route.fetch();
+        await route.abort('failed');
+      },
+      { times: 1 },
+    );
+    await task.submit();
+    await task.errors.getByText('No answer from the server').waitFor();
+
+    // The countdown runs out with the outcome unknown: the page reads the lease's state back.
+    await task.notice.getByText('Your submit arrived: the task was submitted.').waitFor({ timeout: 12_000 });
+    expect(await task.expired.count()).toBe(0);
+    expect(releases).toEqual([]);
+    expect(await leaseState(h, checkoutId)).toEqual({ state: 'submitted', submissions: 1 });
+    expect(await task.draftKeys()).toEqual([]);
+    for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
   });
 });

@@ -6,14 +6,14 @@ import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Countdown } from './countdown';
 import { TaskPrompt } from './task-prompt';
-import type { ActionFailure } from './use-task-lease';
+import type { ActionFailure, Busy } from './use-task-lease';
 
 export interface TaskWorkspaceProps {
   checkout: CheckoutResponse;
   initialBoxes: Box[];
   resumed: boolean;
   notice: ReactNode;
-  busy: 'submit' | 'skip' | null;
+  busy: Busy;
   failure: ActionFailure | null;
   onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize) => void;
   onSkip: (checkout: CheckoutResponse) => void;
@@ -95,7 +95,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             onClick={() => image && props.onSubmit(checkout, toSubmittedBoxes(boxes, image), image)}
             data-testid="submit-task"
           >
-            {busy === 'submit' ? 'Submitting…' : `Submit ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}`}
+            {busy === 'submit' ? 'Submitting…' : busy === 'check' ? 'Checking…' : `Submit ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}`}
           </button>
           <button type="button" className="button" disabled={busy !== null} onClick={() => props.onSkip(checkout)} data-testid="skip-task">
             {busy === 'skip' ? 'Skipping…' : 'Skip'}

@@ -7,15 +7,20 @@ import { formatCents } from '../shell/format';
 import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
 import { clearDraft, loadDraft, saveDraft, userDrafts } from './draft-store';
 import { endedBecause, leaseOutcomeOf, type LeaseEnd } from './lease-end';
+import { leaseOutcomeOnceEnded } from './lease-outcome';
 import { settleDrafts, type SettledDrafts } from './settle-drafts';
 
 /** Where the worker is on one project's tasks. */
 export type LeaseState =
   | { kind: 'loading' }
   | { kind: 'task'; checkout: CheckoutResponse; initialBoxes: Box[]; resumed: boolean }
-  | { kind: 'ended'; reason: LeaseEnd; checkout: CheckoutResponse; lostBoxes: number }
+  /** `unsure`: the last submit got no answer and the server could not say what became of it; its draft is kept. */
+  | { kind: 'ended'; reason: LeaseEnd; checkout: CheckoutResponse; lostBoxes: number; unsure?: boolean }
   | { kind: 'no-task' }
   | { kind: 'error'; errors: ErrorItem[] };
+
+/** What the page is waiting for: a submit's or a Skip's answer, or the lease's state read back after the countdown ended. */
+export type Busy = 'submit' | 'skip' | 'check' | null;
 
 /** A notice above the task: what just happened to the previous one. */
 export interface LeaseNotice {
@@ -48,6 +53,7 @@ function earlierNotice({ lost, lostBoxes, submitted }: SettledDrafts): LeaseNoti
 }
 
 const ALREADY_SUBMITTED_NOTICE: LeaseNotice = { tone: 'info', text: 'This task was already submitted.' };
+const SUBMIT_ARRIVED_NOTICE: LeaseNotice = { tone: 'success', text: 'Your submit arrived: the task was submitted.' };
 const SKIPPED_CANCELLED_NOTICE: LeaseNotice = { tone: 'info', text: 'The requester cancelled this task before you skipped it.' };
 
 /** A failed action, with a title that says what the worker can tell of it. */
@@ -87,11 +93,16 @@ function checkOutOnce(projectUuid: string, userId: string): Promise<LeaseHandout
 export function useTaskLease(projectUuid: string, userId: string) {
   const [state, setState] = useState<LeaseState>({ kind: 'loading' });
   const [notice, setNotice] = useState<LeaseNotice | null>(null);
-  const [busy, setBusy] = useState<'submit' | 'skip' | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
   const [failure, setFailure] = useState<ActionFailure | null>(null);
   const alive = useRef(true);
   // The give-back of a lease the page ended by its own clock (expire below); the next checkout waits for it.
   const givingBack = useRef<Promise<unknown> | null>(null);
+  // The lease whose submit or Skip is out (its answer decides what became of it, even past the page's
+  // deadline), whether the countdown ended meanwhile, and the lease whose last submit got no answer.
+  const outFor = useRef<string | null>(null);
+  const lateFor = useRef<string | null>(null);
+  const unsureFor = useRef<string | null>(null);
 
   const next = useCallback(
     async (afterNotice: LeaseNotice | null) => {
@@ -144,7 +155,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
   // for those seconds the server still holds it: "Next task" would get it back, only to end it again at
   // once. It is given back instead (refused harmlessly if the server has expired it meanwhile), which
   // also frees its slot for other workers a little sooner.
-  const expire = useCallback(
+  const giveBack = useCallback(
     (checkout: CheckoutResponse, boxes: number) => {
       givingBack.current = workApi.release(checkout.checkout_id).catch(() => undefined);
       end(checkout, 'expired', boxes);
@@ -161,6 +172,47 @@ export function useTaskLease(projectUuid: string, userId: string) {
     },
     [next, userId],
   );
+
+  // A submit that may have arrived, and the page's time is up: a give-back would undo it if it is still on
+  // its way, so the server is asked what became of the lease instead. The draft stays until it says.
+  const readBack = useCallback(
+    async (checkout: CheckoutResponse, boxes: number) => {
+      setBusy('check');
+      setFailure(null);
+      const outcome = await leaseOutcomeOnceEnded(checkout.checkout_id);
+      if (!alive.current) return;
+      if (outcome === 'submitted') return done(checkout, SUBMIT_ARRIVED_NOTICE);
+      if (outcome) return end(checkout, outcome, boxes);
+      // No word from the server: the draft is kept, and settled with the next checkout (settle-drafts.ts).
+      setBusy(null);
+      setState({ kind: 'ended', reason: 'expired', checkout, lostBoxes: boxes, unsure: true });
+    },
+    [done, end],
+  );
+
+  // The countdown ended. With a submit or Skip out, its answer decides (below); after a submit that got
+  // no answer, the server does; otherwise the page gives the lease back.
+  const expire = useCallback(
+    (checkout: CheckoutResponse, boxes: number) => {
+      const id = checkout.checkout_id;
+      if (outFor.current === id) lateFor.current = id;
+      else if (unsureFor.current === id) void readBack(checkout, boxes);
+      else giveBack(checkout, boxes);
+    },
+    [giveBack, readBack],
+  );
+
+  /** Marks a submit or Skip as out until its answer; the answer's handler learns whether the countdown ended meanwhile. */
+  const sendFor = useCallback((checkout: CheckoutResponse, kind: 'submit' | 'skip') => {
+    outFor.current = checkout.checkout_id;
+    lateFor.current = null;
+    setBusy(kind);
+    setFailure(null);
+    return () => {
+      outFor.current = null;
+      return lateFor.current === checkout.checkout_id;
+    };
+  }, []);
 
   const keepDraft = useCallback(
     (checkout: CheckoutResponse, boxes: Box[]) =>
@@ -183,46 +235,53 @@ export function useTaskLease(projectUuid: string, userId: string) {
 
   const submit = useCallback(
     async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }) => {
-      setBusy('submit');
-      setFailure(null);
+      const answered = sendFor(checkout, 'submit');
       let reward: number;
       try {
         ({ reward } = await workApi.submit(checkout.checkout_id, { annotations: boxes, image_width: image.width, image_height: image.height }));
       } catch (error) {
+        const late = answered();
         const outcome = leaseOutcomeOf(error);
         if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
         if (outcome) return end(checkout, outcome, boxes.length);
+        const noAnswer = error instanceof ApiError && error.status === 0;
+        unsureFor.current = noAnswer ? checkout.checkout_id : null;
+        if (late) return noAnswer ? readBack(checkout, boxes.length) : giveBack(checkout, boxes.length);
         const refused = refusedLabels(error, boxes);
         if (refused) return relabel(checkout, boxes, refused);
         setBusy(null);
         // The draft stays: a retry sends these same boxes, which the server answers with the first result.
-        setFailure(error instanceof ApiError && error.status === 0 ? NO_ANSWER : { title: 'The task was not submitted', errors: errorItems(error) });
+        setFailure(noAnswer ? NO_ANSWER : { title: 'The task was not submitted', errors: errorItems(error) });
         return;
       }
+      answered();
       await done(checkout, { tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(reward)}.` });
     },
-    [done, end, relabel],
+    [done, end, giveBack, readBack, relabel, sendFor],
   );
 
   const skip = useCallback(
     async (checkout: CheckoutResponse) => {
-      setBusy('skip');
-      setFailure(null);
+      const answered = sendFor(checkout, 'skip');
       let leaseState: string;
       try {
         ({ state: leaseState } = await workApi.release(checkout.checkout_id));
       } catch (error) {
+        const late = answered();
         const outcome = leaseOutcomeOf(error);
         if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
         if (outcome) return end(checkout, outcome, 0);
+        // The countdown ended while the Skip was out: end the task as the countdown would have.
+        if (late) return unsureFor.current === checkout.checkout_id ? readBack(checkout, 0) : giveBack(checkout, 0);
         setBusy(null);
         setFailure({ title: 'The task was not skipped', errors: errorItems(error) });
         return;
       }
+      answered();
       // A release answers 200 with the lease's state, also when the requester had already cancelled the task.
       await done(checkout, leaseState === 'cancelled' ? SKIPPED_CANCELLED_NOTICE : { tone: 'info', text: 'Skipped. The task went back to other workers.' });
     },
-    [done, end],
+    [done, end, giveBack, readBack, sendFor],
   );
 
   return { state, notice, busy, failure, next: () => next(null), submit, skip, expire, keepDraft, dismissNotice: () => setNotice(null) };

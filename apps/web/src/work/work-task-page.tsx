@@ -21,6 +21,10 @@ const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
   completed: { title: 'Task already completed', text: 'Other workers completed this task, so it can no longer be submitted.' },
 };
 
+/** Time is up after a submit that got no answer, and the server could not be asked whether it arrived. */
+const UNSURE_TEXT =
+  'The time allowed for this task ran out. Your last submit got no answer and the server could not be reached to ask whether it arrived; your boxes are kept on this device, and the next task here will say what became of them.';
+
 function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: () => void }) {
   if (!notice) return null;
   return (
@@ -72,8 +76,8 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
         <div className="card task-ended" role="alert" data-testid={`task-${state.reason}`}>
           <h1>{ENDED[state.reason].title}</h1>
           <p>
-            {ENDED[state.reason].text}
-            {state.lostBoxes > 0 && (
+            {state.unsure ? UNSURE_TEXT : ENDED[state.reason].text}
+            {!state.unsure && state.lostBoxes > 0 && (
               <>
                 {' '}
                 The {state.lostBoxes} {state.lostBoxes === 1 ? 'box' : 'boxes'} you drew on it {state.lostBoxes === 1 ? 'was' : 'were'} not
