@@ -16,7 +16,8 @@ export function startApi({ repoRoot, env }) {
 }
 
 /**
- * Polls GET /readyz until it answers 200 (migrations done, PostgreSQL and Redis answering). Rejects
+ * Polls GET /readyz until it answers 200 with Redis `ok` too (migrations done, PostgreSQL and Redis
+ * answering: /readyz alone is 200 without Redis, which a serving process can do without). Rejects
  * when the child exits first or after `timeoutMs`, with the last answer seen.
  */
 export async function waitForReady(baseUrl, child, timeoutMs = 60_000) {
@@ -28,8 +29,9 @@ export async function waitForReady(baseUrl, child, timeoutMs = 60_000) {
     if (exited) throw new Error(`the API exited while starting (${describeExit(exited)}); see its log above`);
     try {
       const res = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-      last = `${res.status} ${await res.text()}`;
+      const text = await res.text();
+      if (res.status === 200 && JSON.parse(text).data?.redis === 'ok') return;
+      last = `${res.status} ${text}`;
     } catch (error) {
       last = error.cause?.code ?? error.message;
     }

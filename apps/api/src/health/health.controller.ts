@@ -8,7 +8,13 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
 
-/** Liveness (the process answers) and readiness (PostgreSQL and Redis answer too). */
+/**
+ * Liveness (the process answers) and readiness (PostgreSQL answers; Redis is reported, not required).
+ * An HTTP process serves every request without Redis, degraded (docs/running.md, "Redis"): the rate
+ * limits fall back to each process's memory, and the jobs a request would add are left to the sweeper
+ * and the outbox relay. Were readiness to require Redis, a Redis outage would take every HTTP process
+ * out of its load balancer at once and turn a degraded service into none.
+ */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
@@ -26,7 +32,8 @@ export class HealthController {
   }
 
   /**
-   * 503 unless both answer within READYZ_TIMEOUT_MS. A probe must not wait as long as a request would:
+   * 503 unless PostgreSQL answers within READYZ_TIMEOUT_MS; Redis's state is in the answer either way
+   * (`ok`, `unavailable` or the timeout), for a dashboard or an alert. A probe must not wait as long as a request would:
    * with every pooled connection busy, or PostgreSQL unreachable, `SELECT 1` waits for a connection up
    * to DATABASE_CONNECT_TIMEOUT_MS, and a load balancer's check gives up before that and learns nothing.
    */
@@ -37,16 +44,14 @@ export class HealthController {
       answer(this.db.query('SELECT 1'), timeoutMs),
       answer(this.redis.ping(), timeoutMs),
     ]);
-    if (postgres !== 'ok' || redis !== 'ok') {
-      // The probe answers anyone on the public port, so a failure's own message (which can name
-      // internal hosts, ports and users) goes to the log, and the answer only says which one failed.
+    // The probe answers anyone on the public port, so a failure's own message (which can name internal
+    // hosts, ports and users) goes to the log, and the answer only says which one failed.
+    if (postgres !== 'ok') {
       this.logger.warn(`not ready: postgres ${postgres}; redis ${redis}`);
-      throw new ApiException(503, [
-        ...(postgres === 'ok' ? [] : [{ field: 'postgres', detail: publicDetail(postgres, timeoutMs) }]),
-        ...(redis === 'ok' ? [] : [{ field: 'redis', detail: publicDetail(redis, timeoutMs) }]),
-      ]);
+      throw new ApiException(503, [{ field: 'postgres', detail: publicDetail(postgres, timeoutMs) }]);
     }
-    return { data: { ok: true, postgres, redis } };
+    if (redis !== 'ok') this.logger.warn(`ready without redis (degraded): ${redis}`);
+    return { data: { ok: true, postgres, redis: redis === 'ok' ? redis : publicDetail(redis, timeoutMs) } };
   }
 }
 

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { eventually } from '../../../test/eventually';
 import { freePort } from '../../../test/free-port';
+import { aRequester } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { databaseUrl } from '../../../test/test-database';
 
@@ -25,7 +26,7 @@ describe('GET /readyz', () => {
     // The shared Redis client may still be connecting right after the boot.
     const ready = await eventually(async () => {
       const res = await timed();
-      return res.status === 200 && res;
+      return res.status === 200 && res.body.data.redis === 'ok' && res;
     }, 5_000);
     expect(ready).toMatchObject({ status: 200, body: { data: { ok: true, postgres: 'ok', redis: 'ok' } } });
   });
@@ -53,14 +54,17 @@ describe('GET /readyz', () => {
     expect((await timed()).status).toBe(200);
   }, 20_000);
 
-  it('says only which one failed, not its error (which can name hosts, ports and users), to whoever asks', async () => {
+  it('stays ready without Redis, which an HTTP process serves without, and says so without its error (which can name hosts, ports and users)', async () => {
     const port = await freePort();
     const away = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${port}` }, { role: 'http' });
     try {
       const res = await away.request({ method: 'GET', url: '/readyz' });
-      expect(res.status).toBe(503);
-      expect(res.body).toEqual({ errors: [{ field: 'redis', detail: 'unavailable' }] });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: { ok: true, postgres: 'ok', redis: 'unavailable' } });
       expect(res.text).not.toContain(String(port));
+      // What readiness promises: requests are served (the rate limit falls back to this process's memory).
+      const owner = await aRequester(away);
+      expect((await away.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: owner.liveKey } })).status).toBe(200);
     } finally {
       await away.close();
     }

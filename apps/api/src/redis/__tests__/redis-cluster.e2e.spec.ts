@@ -52,7 +52,7 @@ describe('on a Redis Cluster', () => {
   };
 
   it('is ready once the cluster client has found the nodes: /readyz pings the cluster', async () => {
-    const ready = await eventually(async () => (await t.request({ method: 'GET', url: '/readyz' })).status === 200);
+    const ready = await eventually(async () => (await t.request({ method: 'GET', url: '/readyz' })).body.data?.redis === 'ok');
     expect(ready).toBe(true);
   });
 
