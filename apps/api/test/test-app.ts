@@ -39,6 +39,8 @@ export interface TestAppOptions {
   /** Boot on this existing test database instead of a new one (a "restart"); it is then not dropped on close. */
   database?: string;
   role?: 'all' | 'http' | 'jobs';
+  /** Receives the server's JSON log lines (give LOG_LEVEL too: tests log nothing unless TEST_LOG_LEVEL says). */
+  logStream?: { write(line: string): void };
 }
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp & { database: string }> {
@@ -60,7 +62,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     },
     ['node', 'test', `--role=${options.role ?? 'all'}`],
   );
-  const app = await createApp(config);
+  const app = await createApp(config, { logStream: options.logStream });
   const db = app.get<DataSource>(getDataSourceToken());
   const request = async (options: RequestOptions): Promise<TestResponse> => {
     const headers = { ...(options.headers ?? {}) };

@@ -5,7 +5,7 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { levels } from 'pino';
+import { levels, type DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
 import { ErrorFilter } from '../common/errors/error.filter';
@@ -18,21 +18,33 @@ import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
 import type { AppConfig } from '../config/config.schema';
 import { runMigrations } from '../database/run-migrations';
 import { WebApp } from '../web/web-app';
+import { errWithoutValues } from './error-log-serializer';
 import { PinoNestLogger } from './pino-nest.logger';
 import { setupOpenApi } from './openapi';
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
+export interface CreateAppOptions {
+  /** Where the JSON log lines go instead of stdout; tests read them. */
+  logStream?: DestinationStream;
+}
+
 /**
  * Builds the whole server: Fastify with the JSON parser, the error handler and the request log, then
  * Nest with the global pipe and filter. main.ts and every API test use this same function.
  */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({
     // No Nest middleware here (guards, pipes and Fastify hooks do that work): middie's per-request hook is
     // pure cost.
     skipMiddie: true,
-    logger: { level: config.LOG_LEVEL, base: { service: 'crowdbox-api', role: config.role } },
+    logger: {
+      level: config.LOG_LEVEL,
+      base: { service: 'crowdbox-api', role: config.role },
+      // A failed statement's values (emails, password hashes) never reach the log (error-log-serializer.ts).
+      serializers: { err: errWithoutValues },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     // One line per request, written in onResponse below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     // Whose X-Forwarded-For/-Host/-Proto to believe: TRUST_PROXY, by default a proxy on loopback only.
