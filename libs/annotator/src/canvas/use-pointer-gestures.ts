@@ -29,6 +29,11 @@ export interface PointerGestures {
  * Drawing and panning. Both follow the pointer on the window (so leaving the stage mid-drag is fine)
  * and turn screen positions into image pixels only through screenToImage. The drawn rect lives in
  * Konva until the pointer is released; the store hears about it once.
+ *
+ * One pointer at a time: a gesture follows only the pointer that began it (`pointerId`), and a second
+ * pointer going down (a second finger: a pinch) abandons it, so two fingers never draw a box between
+ * them. A press of a pointer that is not primary (a finger that went down while another was on the
+ * screen) starts nothing.
  */
 export function usePointerGestures(options: PointerGestureOptions): PointerGestures {
   const latest = useRef(options);
@@ -38,15 +43,22 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
   const stop = useRef<(() => void) | null>(null);
   useEffect(() => () => stop.current?.(), []);
 
-  const follow = useCallback((onMove: (e: PointerEvent) => void, onUp: (e: PointerEvent | null) => void) => {
+  const follow = useCallback((pointerId: number, onMove: (e: PointerEvent) => void, onUp: (e: PointerEvent | null) => void) => {
     stop.current?.();
+    const move = (e: PointerEvent): void => {
+      if (e.pointerId === pointerId) onMove(e);
+    };
     const up = (e: PointerEvent): void => {
+      if (e.pointerId !== pointerId) return;
       cleanup();
       onUp(e);
     };
     const cancel = (): void => {
       cleanup();
       onUp(null);
+    };
+    const otherDown = (e: PointerEvent): void => {
+      if (e.pointerId !== pointerId) cancel();
     };
     // Escape abandons the gesture; taken in the capture phase so the keymap does not also see it.
     const escape = (e: KeyboardEvent): void => {
@@ -56,18 +68,28 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
       cancel();
     };
     const cleanup = (): void => {
-      window.removeEventListener('pointermove', onMove);
+      window.removeEventListener('pointermove', move);
       window.removeEventListener('pointerup', up);
       window.removeEventListener('pointercancel', cancel);
+      window.removeEventListener('pointerdown', otherDown);
       window.removeEventListener('keydown', escape, true);
       stop.current = null;
     };
-    window.addEventListener('pointermove', onMove);
+    window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', up);
     window.addEventListener('pointercancel', cancel);
+    window.addEventListener('pointerdown', otherDown);
     window.addEventListener('keydown', escape, true);
     stop.current = cancel;
   }, []);
+
+  // A finger that goes down while another is on the screen is not primary: the two are a pinch, which
+  // ends whatever the first one began and begins nothing. (`=== false`: an event without the field is primary.)
+  const startsGesture = (evt: PointerEvent): boolean => {
+    if (evt.isPrimary !== false) return true;
+    stop.current?.();
+    return false;
+  };
 
   const toStage = (e: { clientX: number; clientY: number }): Point | null => {
     const el = latest.current.stageElement();
@@ -76,6 +98,7 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
 
   const startPress = useCallback(
     (evt: PointerEvent, hitIndex: number | null) => {
+      if (!startsGesture(evt)) return;
       const origin = toStage(evt);
       if (!origin) return;
       const { store } = latest.current;
@@ -95,6 +118,7 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
       };
 
       follow(
+        evt.pointerId,
         (e) => {
           const at = imageRectTo(e);
           const { image, viewport } = store.getState();
@@ -119,6 +143,7 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
 
   const startPan = useCallback(
     (evt: PointerEvent) => {
+      if (!startsGesture(evt)) return;
       let last = { x: evt.clientX, y: evt.clientY };
       let pending = { x: 0, y: 0 };
       let frame = 0;
@@ -130,6 +155,7 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
       };
       latest.current.onPanningChange(true);
       follow(
+        evt.pointerId,
         (e) => {
           pending = { x: pending.x + e.clientX - last.x, y: pending.y + e.clientY - last.y };
           last = { x: e.clientX, y: e.clientY };

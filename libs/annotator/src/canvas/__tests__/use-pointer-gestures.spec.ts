@@ -1,0 +1,93 @@
+import { renderHook } from '@testing-library/react';
+import type { EditorAction } from '../../store/editor.actions';
+import { createEditorStore } from '../../store/editor-store';
+import { editor } from '../../store/__tests__/editor.fixtures';
+import { usePointerGestures } from '../use-pointer-gestures';
+
+interface PointerInit {
+  id: number;
+  x: number;
+  y: number;
+  /** The first finger on the screen (and every mouse) is primary; another finger down at the same time is not. */
+  primary?: boolean;
+}
+
+/**
+ * A pointer event as the browser sends it. jsdom has no PointerEvent, so a MouseEvent of the pointer
+ * type carries the pointer fields.
+ */
+function pointer(type: string, { id, x, y, primary = id === 1 }: PointerInit): PointerEvent {
+  const event = new MouseEvent(type, { clientX: x, clientY: y, button: 0, bubbles: true });
+  Object.defineProperties(event, { pointerId: { value: id }, isPrimary: { value: primary }, pointerType: { value: 'touch' } });
+  return event as PointerEvent;
+}
+
+/** The gestures at zoom 1 on an 800x600 image, with a stage element at the page's corner: client px are image px. */
+function setUp() {
+  const store = createEditorStore(editor());
+  const dispatched: EditorAction[] = [];
+  const stage = document.createElement('div');
+  const { result } = renderHook(() =>
+    usePointerGestures({
+      store,
+      dispatch: (action) => dispatched.push(action),
+      editable: true,
+      stageElement: () => stage,
+      preview: () => null,
+      onPanningChange: () => undefined,
+    }),
+  );
+  /** A pointer going down on the stage: Konva hands it to startPress, then it reaches the window. */
+  const press = (init: PointerInit) => {
+    const event = pointer('pointerdown', init);
+    result.current.startPress(event, null);
+    window.dispatchEvent(event);
+  };
+  const move = (init: PointerInit) => window.dispatchEvent(pointer('pointermove', init));
+  const lift = (init: PointerInit) => window.dispatchEvent(pointer('pointerup', init));
+  return { dispatched, press, move, lift };
+}
+
+describe('pointer gestures with more than one pointer', () => {
+  it('draws with the pointer that pressed, whatever another pointer does without pressing', () => {
+    const { dispatched, press, move, lift } = setUp();
+    press({ id: 1, x: 100, y: 100 });
+    move({ id: 2, x: 500, y: 500 });
+    lift({ id: 2, x: 500, y: 500 });
+    move({ id: 1, x: 150, y: 160 });
+    move({ id: 1, x: 200, y: 220 });
+    lift({ id: 1, x: 200, y: 220 });
+    expect(dispatched).toEqual([{ type: 'drawBox', rect: { x0: 100, y0: 100, x1: 200, y1: 220 } }]);
+  });
+
+  it('draws no box for a pinch: a second finger going down abandons the drawing', () => {
+    const { dispatched, press, move, lift } = setUp();
+    press({ id: 1, x: 300, y: 300 });
+    move({ id: 1, x: 290, y: 290 });
+    press({ id: 2, x: 400, y: 400 });
+    for (let i = 1; i <= 5; i++) {
+      move({ id: 1, x: 290 - 8 * i, y: 290 - 8 * i });
+      move({ id: 2, x: 400 + 8 * i, y: 400 + 8 * i });
+    }
+    // Either finger may lift first; the other one goes on moving and lifts later.
+    lift({ id: 1, x: 250, y: 250 });
+    move({ id: 2, x: 460, y: 460 });
+    lift({ id: 2, x: 460, y: 460 });
+    expect(dispatched).toEqual([]);
+  });
+
+  it('starts nothing while another finger is down, and draws again with the next single press', () => {
+    const { dispatched, press, move, lift } = setUp();
+    press({ id: 1, x: 300, y: 300 });
+    press({ id: 2, x: 400, y: 400 });
+    lift({ id: 1, x: 300, y: 300 });
+    move({ id: 2, x: 480, y: 480 });
+    lift({ id: 2, x: 480, y: 480 });
+    expect(dispatched).toEqual([]);
+
+    press({ id: 3, x: 100, y: 100, primary: true });
+    move({ id: 3, x: 140, y: 150 });
+    lift({ id: 3, x: 140, y: 150 });
+    expect(dispatched).toEqual([{ type: 'drawBox', rect: { x0: 100, y0: 100, x1: 140, y1: 150 } }]);
+  });
+});
