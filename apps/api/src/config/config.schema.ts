@@ -103,6 +103,11 @@ export const configSchema = z.object({
   REDIS_CLUSTER: bool.default(false),
   /** Prefix of every Redis key and BullMQ queue; tests give each file its own. */
   REDIS_PREFIX: z.string().min(1).default('cb'),
+  /**
+   * How long a command of the shared client (rate limits, log-in limits, adding jobs) may wait for Redis
+   * before it fails and its caller falls back (limits in memory, jobs left to the sweep and the relay).
+   */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(500),
   /** How long GET /readyz waits for PostgreSQL (503 past it) and Redis (reported `no answer within …`, still 200). */
   READYZ_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -10,6 +10,9 @@ export interface ClientSettings {
   enableAutoPipelining?: boolean;
   maxRetriesPerRequest?: number | null;
   connectTimeout?: number;
+  commandTimeout?: number;
+  /** TCP keepalive's first probe after this many ms idle, so a Redis that vanished is noticed. */
+  keepAlive?: number;
 }
 
 /** The URLs REDIS_URL lists: one, or with REDIS_CLUSTER several seed nodes separated by commas. */

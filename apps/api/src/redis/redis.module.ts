@@ -11,7 +11,11 @@ export const BULLMQ_CONNECTION = Symbol('BULLMQ_CONNECTION');
 /**
  * The shared client for rate limits, small caches and the jobs that requests add and remove
  * (queues/producer-queues.ts; BullMQ's workers keep connections of their own). Commands fail fast
- * while Redis is away (no offline queue) so callers can fall back instead of hanging. Auto-pipelining
+ * while Redis is away (no offline queue) so callers can fall back instead of hanging, and fail after
+ * REDIS_COMMAND_TIMEOUT_MS when Redis is there but does not answer (stuck, paused, a network that drops
+ * packets): a request then falls back as it does without Redis, instead of waiting as long as Redis
+ * does. A command that timed out may still run; every caller tolerates that (a job's add is keyed by
+ * its id, a limit's point is one more or less). Auto-pipelining
  * sends the commands of one tick as one write: it halved Redis's CPU per add_task (docs/performance.md,
  * add_task "What was done" 6) and took the checkout + submit cycle from 2 Redis writes to 0.48.
  */
@@ -19,7 +23,14 @@ const sharedClient = {
   provide: REDIS,
   inject: [APP_CONFIG],
   useFactory: (config: AppConfig): RedisClient =>
-    createRedisClient(config, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, enableAutoPipelining: true }),
+    createRedisClient(config, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2000,
+      commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
+      keepAlive: 10_000,
+      enableAutoPipelining: true,
+    }),
 };
 
 /**
