@@ -6,7 +6,8 @@ import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Countdown } from './countdown';
 import { TaskPrompt } from './task-prompt';
-import type { ActionFailure, Busy } from './use-task-lease';
+import type { ActionFailure } from './lease-notices';
+import type { Busy } from './use-task-lease';
 
 export interface TaskWorkspaceProps {
   checkout: CheckoutResponse;

@@ -3,10 +3,20 @@ import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
-import { formatCents } from '../shell/format';
 import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
 import { clearDraft, loadDraft, saveDraft, userDrafts } from './draft-store';
-import { endedBecause, leaseOutcomeOf, type LeaseEnd } from './lease-end';
+import { leaseOutcomeOf, type LeaseEnd } from './lease-end';
+import {
+  ALREADY_SUBMITTED_NOTICE,
+  earlierNotice,
+  NO_ANSWER,
+  SKIPPED_CANCELLED_NOTICE,
+  SKIPPED_NOTICE,
+  SUBMIT_ARRIVED_NOTICE,
+  submittedNotice,
+  type ActionFailure,
+  type LeaseNotice,
+} from './lease-notices';
 import { leaseOutcomeOnceEnded } from './lease-outcome';
 import { settleDrafts, type SettledDrafts } from './settle-drafts';
 
@@ -22,12 +32,6 @@ export type LeaseState =
 /** What the page is waiting for: a submit's or a Skip's answer, or the lease's state read back after the countdown ended. */
 export type Busy = 'submit' | 'skip' | 'check' | null;
 
-/** A notice above the task: what just happened to the previous one. */
-export interface LeaseNotice {
-  tone: 'success' | 'info' | 'warning';
-  text: string;
-}
-
 interface LeaseHandout {
   checkout: CheckoutResponse;
   resumed: boolean;
@@ -41,35 +45,6 @@ async function checkOut(projectUuid: string, userId: string): Promise<LeaseHando
   const leftover = userDrafts(userId).filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
   return { checkout, resumed: status === 200, earlier: await settleDrafts(userId, leftover) };
 }
-
-/** What to say about the earlier leases' drafts, if anything. */
-function earlierNotice({ lost, lostBoxes, submitted }: SettledDrafts): LeaseNotice | null {
-  if (lost.length > 0) {
-    const why = endedBecause(lost);
-    const boxes = lostBoxes ? `; its ${lostBoxes} ${lostBoxes === 1 ? 'box was' : 'boxes were'} not sent` : '';
-    return { tone: 'warning', text: `Your previous task here ended before it was submitted${why ? ` (${why})` : ''}${boxes}. This is a new task.` };
-  }
-  return submitted > 0 ? { tone: 'info', text: 'Your previous task here was submitted. This is a new task.' } : null;
-}
-
-const ALREADY_SUBMITTED_NOTICE: LeaseNotice = { tone: 'info', text: 'This task was already submitted.' };
-const SUBMIT_ARRIVED_NOTICE: LeaseNotice = { tone: 'success', text: 'Your submit arrived: the task was submitted.' };
-const SKIPPED_CANCELLED_NOTICE: LeaseNotice = { tone: 'info', text: 'The requester cancelled this task before you skipped it.' };
-
-/** A failed action, with a title that says what the worker can tell of it. */
-export interface ActionFailure {
-  title: string;
-  errors: ErrorItem[];
-}
-
-/**
- * Without an answer the submit may well have arrived. Submitting again is safe: the same body is
- * answered with the first result, and other boxes with "already submitted", which ends the task here.
- */
-const NO_ANSWER: ActionFailure = {
-  title: 'No answer from the server',
-  errors: [{ field: 'root', detail: 'The boxes may or may not have arrived. Submit again: a submission is never counted twice.' }],
-};
 
 // One checkout per project at a time: StrictMode's double effect (or a double click) shares it, and
 // with it the one look at the drafts, instead of racing two POSTs.
@@ -255,7 +230,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
         return;
       }
       answered();
-      await done(checkout, { tone: 'success', text: `Submitted ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}. You earned ${formatCents(reward)}.` });
+      await done(checkout, submittedNotice(boxes.length, reward));
     },
     [done, end, giveBack, readBack, relabel, sendFor],
   );
@@ -279,7 +254,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
       }
       answered();
       // A release answers 200 with the lease's state, also when the requester had already cancelled the task.
-      await done(checkout, leaseState === 'cancelled' ? SKIPPED_CANCELLED_NOTICE : { tone: 'info', text: 'Skipped. The task went back to other workers.' });
+      await done(checkout, leaseState === 'cancelled' ? SKIPPED_CANCELLED_NOTICE : SKIPPED_NOTICE);
     },
     [done, end, giveBack, readBack, sendFor],
   );

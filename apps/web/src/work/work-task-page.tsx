@@ -5,7 +5,8 @@ import { ErrorList } from '../shell/error-list';
 import { Loading } from '../shell/loading';
 import type { LeaseEnd } from './lease-end';
 import { TaskWorkspace } from './task-workspace';
-import { useTaskLease, type LeaseNotice } from './use-task-lease';
+import type { LeaseNotice } from './lease-notices';
+import { useTaskLease } from './use-task-lease';
 
 /** What the page says when a lease ended before the worker could submit it. */
 const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
