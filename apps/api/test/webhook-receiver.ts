@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 
 export interface ReceivedRequest {
   path: string;
@@ -80,5 +80,43 @@ export class WebhookReceiver {
 
   events(path: string): ReceivedRequest[] {
     return this.at(path).filter((r) => r.json?.event === 'task_completed');
+  }
+}
+
+/**
+ * A receiver that accepts the connection and never answers: the request's bytes are read and nothing is
+ * ever written back, so each request to it runs until the sender's total timeout.
+ */
+export class SilentReceiver {
+  /** Connections accepted so far (one per request: nothing is answered, so none is reused). */
+  accepted = 0;
+  private readonly sockets = new Set<Socket>();
+  private server?: ReturnType<typeof createTcpServer>;
+  port = 0;
+
+  async start(): Promise<this> {
+    const server = createTcpServer((socket) => {
+      this.accepted += 1;
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+      socket.on('error', () => undefined);
+      socket.resume();
+    });
+    this.server = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.port = (server.address() as AddressInfo).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  url(path: string): string {
+    return `http://127.0.0.1:${this.port}${path}`;
   }
 }

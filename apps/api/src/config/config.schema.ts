@@ -155,6 +155,10 @@ export const configSchema = z.object({
   WEBHOOK_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** How long a delivery waits for a busy receiver's turn before it goes back to the queue unsent. */
   WEBHOOK_RECEIVER_WAIT_MS: z.coerce.number().int().min(0).default(2000),
+  /** Parallel address confirmations (challenges) per jobs process; each may hold its slot for WEBHOOK_TIMEOUT_MS. */
+  WEBHOOK_CHALLENGE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
+  /** Challenges of one account in flight per jobs process; the account's others go back to the queue unsent. */
+  WEBHOOK_CHALLENGE_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   /** How often the outbox relay looks for events and challenges that have no live job. */
   WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
   /** How overdue an event must be before the relay assumes its job is lost. */

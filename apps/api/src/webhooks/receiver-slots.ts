@@ -1,6 +1,15 @@
 /** A request's turn at a receiver: go (and give the slot back when done), or the receiver is busy. */
 export type Turn = { release: () => void } | { busyForMs: number };
 
+/**
+ * How long work that found its slots busy waits in the queue before it tries again: between 1 s and a
+ * minute, as long as the oldest request in flight has been held, plus up to half again (spread), so a
+ * stuck receiver's backlog comes back as a trickle, not a busy loop.
+ */
+export function deferralMs(busyForMs: number): number {
+  return Math.round(Math.min(60_000, Math.max(1000, busyForMs)) * (1 + Math.random() / 2));
+}
+
 interface Receiver {
   /** Requests in flight, by when each started; a Map keeps that order, so the first is the oldest. */
   inFlight: Map<symbol, number>;
@@ -16,6 +25,7 @@ interface Receiver {
  * (its oldest request in flight has run longer) is slow, not merely loaded, and a delivery for it is
  * told so at once: it goes back to the queue and leaves its worker slot to other receivers' events,
  * instead of holding it until the slow receiver's requests time out.
+ * The challenge worker keys the same slots by account as well (webhook-challenge.processor.ts).
  * (A keyed semaphore with a deadline is a few lines; the libraries offer one semaphore, and the map
  * would still be ours.)
  */

@@ -1,12 +1,13 @@
 import { QUEUES, type WebhookChallengeJob } from '@crowdbox/contracts';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject } from '@nestjs/common';
+import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DelayedError, type Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { deferralMs, ReceiverSlots } from './receiver-slots';
 import { nextDelayMs } from './retry-policy';
 import { signatureHeaders, signingSecretsSql } from './signing';
 import { WebhookJobs } from './webhook-jobs';
@@ -14,6 +15,7 @@ import { WebhookSender, type SendOutcome } from './webhook-sender';
 
 interface EndpointRow {
   id: string;
+  account_id: string;
   url: string;
   state: string;
   challenge_token: string;
@@ -26,9 +28,18 @@ interface EndpointRow {
  * `{"event":"challenge","data":{"token"}}`, which must be answered 2xx with `{"token"}`. A failure is
  * retried on the delivery schedule, then the address is `failed` until a later add_task re-arms it.
  * On success the events that waited for the address are released to the delivery queue.
+ *
+ * Challenges run side by side (WEBHOOK_CHALLENGE_CONCURRENCY), and none holds a slot for a busy
+ * receiver or a busy account: a challenge whose receiver has been busy past WEBHOOK_RECEIVER_WAIT_MS, or
+ * whose account already has WEBHOOK_CHALLENGE_ACCOUNT_CONCURRENCY challenges in flight here, goes back
+ * to the queue unsent, with no attempt counted. So addresses that never answer, on one receiver or on
+ * many of one account, cannot hold up other accounts' confirmations.
  */
 @Processor(QUEUES.webhookChallenge)
-export class WebhookChallengeProcessor extends WorkerHost {
+export class WebhookChallengeProcessor extends WorkerHost implements OnApplicationBootstrap {
+  /** This process's challenges in flight, by account. */
+  private readonly accounts: ReceiverSlots;
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -36,19 +47,28 @@ export class WebhookChallengeProcessor extends WorkerHost {
     private readonly jobs: WebhookJobs,
   ) {
     super();
+    this.accounts = new ReceiverSlots(config.WEBHOOK_CHALLENGE_ACCOUNT_CONCURRENCY);
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.config.WEBHOOK_CHALLENGE_CONCURRENCY;
   }
 
   async process(job: Job<WebhookChallengeJob>, token?: string): Promise<'confirmed' | 'retry' | 'failed' | 'skipped'> {
     const rows: EndpointRow[] = await this.db.query(
-      `SELECT ep.id, ep.url, ep.state, ep.challenge_token, ep.attempt_count, ${signingSecretsSql('a')} AS secrets
+      `SELECT ep.id, ep.account_id, ep.url, ep.state, ep.challenge_token, ep.attempt_count, ${signingSecretsSql('a')} AS secrets
          FROM webhook_endpoints ep JOIN accounts a ON a.id = ep.account_id WHERE ep.id = $1`,
       [job.data.endpointId],
     );
     const endpoint = rows[0];
     if (!endpoint || endpoint.state !== 'pending') return 'skipped';
 
+    const turn = await this.accounts.take(endpoint.account_id, 0);
+    if (!('release' in turn)) return this.defer(job, token, turn.busyForMs);
     const body = JSON.stringify({ event: 'challenge', data: { token: endpoint.challenge_token } });
-    const outcome = await this.sender.post(endpoint.url, body, signatureHeaders(endpoint.secrets, randomUUID(), body));
+    const headers = signatureHeaders(endpoint.secrets, randomUUID(), body);
+    const outcome = await this.sender.postUnlessBusy(endpoint.url, body, headers, this.config.WEBHOOK_RECEIVER_WAIT_MS).finally(turn.release);
+    if ('busyForMs' in outcome) return this.defer(job, token, outcome.busyForMs);
     const attempts = endpoint.attempt_count + 1;
     const failure = challengeFailure(outcome, endpoint.challenge_token);
 
@@ -86,6 +106,16 @@ export class WebhookChallengeProcessor extends WorkerHost {
     );
     if (delay === undefined) return 'failed';
     await job.moveToDelayed(Date.now() + delay, token);
+    throw new DelayedError();
+  }
+
+  /**
+   * Back to the queue unsent, for about as long as the receiver or the account has been busy (nothing
+   * was sent, so the address's schedule is not spent). The endpoint's next_attempt_at stays as it was:
+   * the relay's re-enqueue of an overdue challenge is a no-op while this delayed job exists.
+   */
+  private async defer(job: Job<WebhookChallengeJob>, token: string | undefined, busyForMs: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + deferralMs(busyForMs), token);
     throw new DelayedError();
   }
 }

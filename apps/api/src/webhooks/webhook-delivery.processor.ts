@@ -10,6 +10,7 @@ import type { AppConfig } from '../config/config.schema';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { DeliveryBatches } from './delivery-batches';
 import { taskCompletedPayload, type TaskCompletedRow } from './event-payload';
+import { deferralMs } from './receiver-slots';
 import { nextDelayMs, verdictOf } from './retry-policy';
 import { signatureHeaders } from './signing';
 import { WebhookSender } from './webhook-sender';
@@ -148,11 +149,6 @@ function reviveDates(row: TaskCompletedRow): TaskCompletedRow {
     completed_at: row.completed_at ? new Date(row.completed_at) : null,
     checked_out_at: row.checked_out_at ? new Date(row.checked_out_at) : null,
   };
-}
-
-/** Between 1 s and a minute, as long as the receiver has held its oldest request, plus up to half again (spread). */
-function deferralMs(busyForMs: number): number {
-  return Math.round(Math.min(60_000, Math.max(1000, busyForMs)) * (1 + Math.random() / 2));
 }
 
 /**

@@ -63,12 +63,6 @@ export class WebhookSender {
     });
   }
 
-  /** Sends when the receiver has a free slot, however long that takes (a challenge: one per address). */
-  async post(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
-    // With no limit to its patience, send never answers busy.
-    return (await this.send(url, body, headers, Infinity)) as SendOutcome;
-  }
-
   /** Sends, or gives up without sending when the receiver has been busy for longer than `patienceMs`. */
   postUnlessBusy(url: string, body: string, headers: Record<string, string>, patienceMs: number): Promise<SendOutcome | ReceiverBusy> {
     return this.send(url, body, headers, patienceMs);
