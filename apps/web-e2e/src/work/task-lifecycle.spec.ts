@@ -120,6 +120,43 @@ describe('a leased task', () => {
     expect(await task.notice.innerText()).toContain('Submitted 0 boxes.');
   });
 
+  it('shows the same boxes in two tabs on one lease: each edit reaches the other tab, and the last edit is what a reload resumes', async () => {
+    const { project, page, task } = await aWorkerOnATask(2);
+    const checkoutId = await task.checkoutId();
+    await task.annotator.drawBox(0.1, 0.1, 0.2, 0.2);
+    await task.annotator.drawBox(0.3, 0.1, 0.4, 0.2);
+
+    // A second tab of the same browser (one localStorage) resumes the lease with its two boxes.
+    const other = new TaskPage(await page.context().newPage());
+    await other.goto(project.projectUuid);
+    expect(await other.checkoutId()).toBe(checkoutId);
+    await other.annotator.expectBoxes(2);
+
+    // Boxes drawn in the first tab appear in the second, and the other way round: nothing is overwritten.
+    // (The worker looks at one tab at a time: the one drawn in is brought to the front.)
+    await page.bringToFront();
+    await task.annotator.drawBox(0.5, 0.1, 0.6, 0.2);
+    await task.annotator.drawBox(0.7, 0.1, 0.8, 0.2);
+    await other.annotator.expectBoxes(4);
+    await other.page.bringToFront();
+    await other.annotator.drawBox(0.1, 0.6, 0.2, 0.7);
+    await task.annotator.expectBoxes(5);
+    expect(await task.annotator.boxes()).toEqual(await other.annotator.boxes());
+    expect(await task.submitButton.innerText()).toBe('Submit 5 boxes');
+
+    // An edit adopted from the other tab is no undo step here: Ctrl+Z undoes nothing the other tab did.
+    await page.bringToFront();
+    await task.annotator.stage.focus();
+    await task.annotator.press('Control+z');
+    await page.waitForTimeout(300);
+    await task.annotator.expectBoxes(5);
+
+    await page.reload();
+    await task.waitForTask();
+    await task.annotator.expectBoxes(5);
+    await other.page.close();
+  });
+
   it('says when time is up instead of losing the boxes silently, and offers the next task', async () => {
     const { h, task } = await aWorkerOnATask(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);

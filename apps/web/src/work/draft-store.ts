@@ -57,6 +57,23 @@ export function clearDraft(userId: string, checkoutId: string): void {
   storage()?.removeItem(legacyKey(checkoutId));
 }
 
+/**
+ * Calls `onSaved` with the draft of this checkout each time another tab or window of this browser saves
+ * it (the `storage` event fires in every other document of the origin, never in the one that wrote).
+ * Returns the unsubscribe.
+ */
+export function watchDraft(userId: string, checkoutId: string, onSaved: (draft: Draft) => void): () => void {
+  const key = userPrefix(userId) + checkoutId;
+  const listener = (e: StorageEvent): void => {
+    if (e.key !== key || e.storageArea !== storage()) return;
+    // Removed (submitted, skipped or ended there): this page learns what became of the lease from the server when it acts.
+    const draft = parse(e.newValue);
+    if (draft) onSaved(draft);
+  };
+  window.addEventListener('storage', listener);
+  return () => window.removeEventListener('storage', listener);
+}
+
 /** Every stored draft of this user. */
 export function userDrafts(userId: string): Draft[] {
   const store = storage();

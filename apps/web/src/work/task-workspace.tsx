@@ -1,7 +1,7 @@
 import { Annotator } from '@crowdbox/annotator';
 import { clampBox, type Box, type ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse } from '@crowdbox/contracts';
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Countdown } from './countdown';
@@ -21,6 +21,8 @@ export interface TaskWorkspaceProps {
   onExpired: (checkout: CheckoutResponse, boxesDrawn: number) => void;
   /** Keeps the boxes as the task's draft, after every edit. */
   onDraft: (checkout: CheckoutResponse, boxes: Box[]) => void;
+  /** Hears the boxes another tab on the same lease saved; returns the unsubscribe. */
+  watchOtherTabs: (checkout: CheckoutResponse, onBoxes: (boxes: Box[]) => void) => () => void;
 }
 
 /** Integer pixel boxes inside the image, as the API takes them; boxes that round to nothing are dropped. */
@@ -44,6 +46,9 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
     },
     [onDraft, checkout],
   );
+  // Shown as they are, not saved again: the other tab has just saved them.
+  const { watchOtherTabs } = props;
+  useEffect(() => watchOtherTabs(checkout, setBoxes), [watchOtherTabs, checkout]);
   const { onExpired } = props;
   const expired = useCallback(() => onExpired(checkout, boxCount.current), [onExpired, checkout]);
 

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
-import { clearDraft, loadDraft, saveDraft, userDrafts } from './draft-store';
+import { clearDraft, loadDraft, saveDraft, userDrafts, watchDraft } from './draft-store';
 import { leaseOutcomeOf, type LeaseEnd } from './lease-end';
 import {
   ALREADY_SUBMITTED_NOTICE,
@@ -195,6 +195,13 @@ export function useTaskLease(projectUuid: string, userId: string) {
     [userId],
   );
 
+  // Another tab on the same lease saved its boxes: this page shows them too, so the last edit in either wins
+  // and neither tab overwrites what the other drew (docs/annotator.md, "Two tabs on one lease").
+  const watchOtherTabs = useCallback(
+    (checkout: CheckoutResponse, onBoxes: (boxes: Box[]) => void) => watchDraft(userId, checkout.checkout_id, (draft) => onBoxes(draft.boxes)),
+    [userId],
+  );
+
   // The requester changed the project's labels during the lease: the picker gets the current ones, the boxes stay to relabel.
   const relabel = useCallback(async (checkout: CheckoutResponse, boxes: Box[], refused: string[]) => {
     const labels = await currentLabels(checkout.checkout_id);
@@ -259,5 +266,17 @@ export function useTaskLease(projectUuid: string, userId: string) {
     [done, end, giveBack, readBack, sendFor],
   );
 
-  return { state, notice, busy, failure, next: () => next(null), submit, skip, expire, keepDraft, dismissNotice: () => setNotice(null) };
+  return {
+    state,
+    notice,
+    busy,
+    failure,
+    next: () => next(null),
+    submit,
+    skip,
+    expire,
+    keepDraft,
+    watchOtherTabs,
+    dismissNotice: () => setNotice(null),
+  };
 }

@@ -66,6 +66,7 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
         onSkip={lease.skip}
         onExpired={lease.expire}
         onDraft={lease.keepDraft}
+        watchOtherTabs={lease.watchOtherTabs}
       />
     );
   }

@@ -23,8 +23,9 @@ export interface AnnotatorStore {
 
 /**
  * Binds the pure store to React and to the controlled `boxes` prop. The store holds the boxes while
- * editing; a `boxes` prop that differs from them (a loaded draft, the next task) replaces them
- * without being an undo step, and the boxes the store emitted coming back as the prop change nothing.
+ * editing; a `boxes` prop that differs from them (another tab's edit, the next task) replaces them
+ * without being an undo step (and clears the history), and the boxes the store emitted coming back as
+ * the prop change nothing.
  */
 export function useAnnotatorStore(input: AnnotatorStoreInput): AnnotatorStore {
   const [store] = useState(() => createEditorStore({ boxes: input.boxes, labels: input.labels, readOnly: !input.editable }));

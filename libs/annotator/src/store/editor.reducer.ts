@@ -70,8 +70,10 @@ function select(state: EditorState, index: number | null): EditorState {
   return selected === state.selected ? state : { ...state, selected };
 }
 
+// Boxes from outside (the `boxes` prop: another tab's edit, a loaded draft) start the undo history afresh:
+// an undo here must not take back what was done elsewhere, which its snapshots know nothing of.
 function replaceBoxes(state: EditorState, boxes: Box[]): EditorState {
-  return { ...state, boxes, selected: state.selected !== null && state.selected < boxes.length ? state.selected : null };
+  return { ...state, boxes, selected: state.selected !== null && state.selected < boxes.length ? state.selected : null, past: [], future: [] };
 }
 
 /** The one place editor state changes. Pure: no React, no Konva, no DOM. */
