@@ -85,8 +85,19 @@ export const configSchema = z.object({
    * are busy. Past it the query fails ("timeout exceeded when trying to connect") instead of waiting.
    */
   DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
-  /** statement_timeout of the pool's sessions; 0 (the default) sets none. Migrations run without it. */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(0),
+  /**
+   * statement_timeout of the pool's sessions; 0 sets none. Every statement of ours is short (keyset pages,
+   * batches of 1,000), so 30 s only stops a runaway query or a long lock wait. Migrations run without it.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /**
+   * How long the client waits for a statement's answer before it closes the connection and the request
+   * fails (503): for a server or network that stopped answering. 0 waits for good. Must be above
+   * DATABASE_STATEMENT_TIMEOUT_MS, so that PostgreSQL's own limit answers first while it can.
+   */
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(35_000),
+  /** idle_in_transaction_session_timeout of the pool's sessions: ends a transaction left open (a bug); 0 sets none. */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   MIGRATE_ON_BOOT: bool.default(true),
   /** One redis:// or rediss:// URL; with REDIS_CLUSTER, one or more of a cluster's nodes, separated by commas. */
   REDIS_URL: z

@@ -17,6 +17,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     }
   }
   if (parsed.success) lines.push(...redisUrlProblems(parsed.data).map((problem) => `  REDIS_URL: ${problem}`));
+  if (parsed.success) lines.push(...queryTimeoutProblems(parsed.data).map((problem) => `  DATABASE_QUERY_TIMEOUT_MS: ${problem}`));
   if (!parsed.success || lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   return { ...parsed.data, role: roleFrom(argv) };
 }
@@ -69,4 +70,15 @@ function redisUrlProblems(config: Pick<AppConfig, 'REDIS_URL' | 'REDIS_CLUSTER'>
   const access = (url: URL) => `${url.protocol}//${url.username}:${url.password}`;
   if (urls.some((url) => access(url) !== access(urls[0]))) problems.push("a Redis Cluster's nodes share one scheme and one user and password; give every URL the same");
   return problems;
+}
+
+/**
+ * The client's limit must leave PostgreSQL's room to answer: at or below statement_timeout, the client
+ * would give up on (and close the connection of) a statement the server is still allowed to run.
+ */
+function queryTimeoutProblems(config: Pick<AppConfig, 'DATABASE_QUERY_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>): string[] {
+  const query = config.DATABASE_QUERY_TIMEOUT_MS;
+  const statement = config.DATABASE_STATEMENT_TIMEOUT_MS;
+  if (query === 0 || statement === 0 || query > statement) return [];
+  return [`must be above DATABASE_STATEMENT_TIMEOUT_MS (${statement}), or 0; e.g. ${statement + 5_000}`];
 }

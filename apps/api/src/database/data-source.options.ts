@@ -32,6 +32,7 @@ import { SessionsExpiryIndex1765500000000 } from './migrations/1765500000000-ses
 import { OneLeasePerWorker1765600000000 } from './migrations/1765600000000-one-lease-per-worker';
 import { OneFramePerTask1765700000000 } from './migrations/1765700000000-one-frame-per-task';
 import { TaskFrame1765800000000 } from './migrations/1765800000000-task-frame';
+import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
 export const ENTITIES = [
@@ -74,20 +75,34 @@ export const MIGRATIONS = [
   TaskFrame1765800000000,
 ];
 
-/** How each process's pool connects; see the DATABASE_* settings in config.schema.ts. */
+/** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */
 export interface PoolSettings {
   poolSize?: number;
   /** How long to wait for a new connection, or for a free one when the pool is busy (pg-pool). */
   connectTimeoutMs?: number;
-  /** statement_timeout of every session; 0 leaves PostgreSQL's (none). Migrations lift it (run-migrations.ts). */
+  /** statement_timeout of every session; 0 sets none. Migrations lift it (run-migrations.ts). */
   statementTimeoutMs?: number;
+  /**
+   * How long the client waits for a statement's answer before it gives up and closes the connection
+   * (query-timeout-client.ts); 0 waits for good. Above statementTimeoutMs, so that PostgreSQL's own
+   * limit speaks first while it can: this one is for a server or network that stopped answering.
+   */
+  queryTimeoutMs?: number;
+  /** idle_in_transaction_session_timeout of every session; 0 sets none. */
+  idleInTransactionTimeoutMs?: number;
 }
 
 /** TCP keepalive probes begin after a connection has been idle this long, so a dead peer is noticed. */
 const KEEPALIVE_IDLE_MS = 10_000;
 
 export function dataSourceOptions(url: string, pool: number | PoolSettings = {}): DataSourceOptions {
-  const { poolSize = 10, connectTimeoutMs = 10_000, statementTimeoutMs = 0 } = typeof pool === 'number' ? { poolSize: pool } : pool;
+  const {
+    poolSize = 10,
+    connectTimeoutMs = 10_000,
+    statementTimeoutMs = 0,
+    queryTimeoutMs = 0,
+    idleInTransactionTimeoutMs = 0,
+  } = typeof pool === 'number' ? { poolSize: pool } : pool;
   return {
     type: 'postgres',
     url,
@@ -98,12 +113,15 @@ export function dataSourceOptions(url: string, pool: number | PoolSettings = {})
     synchronize: false,
     migrationsRun: false,
     extra: {
+      Client: QueryTimeoutClient,
       max: poolSize,
       connectionTimeoutMillis: connectTimeoutMs,
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
-      // Sent with each session's startup, so it is the session's default (what RESET returns to).
+      ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
+      // Sent with each session's startup, so they are the session's defaults (what RESET returns to).
       ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+      ...(idleInTransactionTimeoutMs > 0 ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
     },
   };
 }

@@ -13,6 +13,8 @@ import { dataSourceOptions } from './data-source.options';
           poolSize: config.DATABASE_POOL_SIZE,
           connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
           statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+          queryTimeoutMs: config.DATABASE_QUERY_TIMEOUT_MS,
+          idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
         }),
     }),
   ],

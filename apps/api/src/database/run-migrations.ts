@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MigrationExecutor, type DataSource } from 'typeorm';
+import type { QueryTimeoutClient } from './query-timeout-client';
 
 /** Any fixed number: every server process that boots takes this advisory lock before migrating. */
 const MIGRATION_LOCK = 727_001;
@@ -16,12 +17,15 @@ const LOCK_POLL_MS = 200;
  * The migrations run on the session that holds the lock, so migrating needs one connection, not two:
  * through a pool of one, a second would wait for the first for good. That session is idle, with no
  * snapshot, between statements, so CREATE INDEX CONCURRENTLY does not wait for it. It runs them with no
- * statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS): building an index on a large table takes as long
- * as it takes, and cutting it leaves an INVALID index behind.
+ * statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS) and no query_timeout (DATABASE_QUERY_TIMEOUT_MS):
+ * building an index on a large table takes as long as it takes, and cutting it leaves an INVALID index.
  */
 export async function runMigrations(dataSource: DataSource): Promise<void> {
   const runner = dataSource.createQueryRunner();
-  await runner.connect();
+  const client = (await runner.connect()) as QueryTimeoutClient;
+  // The client's own limit (DATABASE_QUERY_TIMEOUT_MS) would close the connection under a long build.
+  const queryTimeoutMs = client.queryTimeoutMs;
+  client.queryTimeoutMs = 0;
   try {
     await runner.query('SET statement_timeout = 0');
     for (;;) {
@@ -36,6 +40,7 @@ export async function runMigrations(dataSource: DataSource): Promise<void> {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     // Back to the session's own statement_timeout before the connection returns to the pool.
     await runner.query('RESET statement_timeout').catch(() => undefined);
+    client.queryTimeoutMs = queryTimeoutMs;
     await runner.release();
   }
 }

@@ -3,6 +3,7 @@ import { HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { bodyTooLarge } from '../http/json-body.parser';
 import { ApiException } from './api.exception';
+import { databaseUnavailable, type DatabaseUnavailable } from './database-unavailable';
 
 export interface ErrorResponse {
   status: number;
@@ -47,20 +48,18 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
     const field = error.code?.startsWith('FST_ERR_CTP') ? 'body' : 'root';
     return single(status, field, plainWords(status, error.message));
   }
-  if (isDatabaseBusy(error)) {
-    return { status: 503, body: { errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] }, headers: { 'retry-after': '2' } };
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) {
+    return { status: 503, body: { errors: [{ field: 'root', detail: DATABASE_UNAVAILABLE[unavailable] }] }, headers: { 'retry-after': '2' } };
   }
   return single(500, 'root', `internal error (request id ${requestId})`);
 }
 
-/**
- * No database connection within DATABASE_CONNECT_TIMEOUT_MS (pg-pool's two messages for it): the
- * service is overloaded or PostgreSQL unreachable, which a client should retry, not a bug of ours.
- */
-function isDatabaseBusy(error: unknown): boolean {
-  const message = (error as { message?: unknown } | null)?.message;
-  return message === 'timeout exceeded when trying to connect' || message === 'Connection terminated due to connection timeout';
-}
+/** What a client is told when the database is overloaded or away (database-unavailable.ts): retry soon. */
+const DATABASE_UNAVAILABLE: Record<DatabaseUnavailable, string> = {
+  busy: 'the database is busy; retry in a few seconds',
+  lost: 'the connection to the database was lost; retry in a few seconds',
+};
 
 /** Writes an error response; used by the filter and the Fastify error handler alike. */
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown): void {

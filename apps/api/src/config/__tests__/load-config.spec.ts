@@ -74,6 +74,14 @@ describe('loadConfig', () => {
     for (const bad of ['0', '17', '2.5', 'many']) expect(failure({ PASSWORD_SCRYPT_P: bad })).toMatch(/^ {2}PASSWORD_SCRYPT_P: /m);
   });
 
+  it('bounds the database by default, and refuses a query timeout the statement timeout cannot answer before', () => {
+    expect(load({})).toMatchObject({ DATABASE_STATEMENT_TIMEOUT_MS: 30_000, DATABASE_QUERY_TIMEOUT_MS: 35_000, DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: 60_000 });
+    expect(failure({ DATABASE_STATEMENT_TIMEOUT_MS: '60000' })).toContain('DATABASE_QUERY_TIMEOUT_MS: must be above DATABASE_STATEMENT_TIMEOUT_MS (60000), or 0; e.g. 65000');
+    expect(load({ DATABASE_STATEMENT_TIMEOUT_MS: '60000', DATABASE_QUERY_TIMEOUT_MS: '65000' }).DATABASE_QUERY_TIMEOUT_MS).toBe(65_000);
+    expect(load({ DATABASE_STATEMENT_TIMEOUT_MS: '0' }).DATABASE_QUERY_TIMEOUT_MS).toBe(35_000);
+    expect(load({ DATABASE_QUERY_TIMEOUT_MS: '0' }).DATABASE_QUERY_TIMEOUT_MS).toBe(0);
+  });
+
   it('keeps 0 where 0 is written out', () => {
     expect(load({ CACHE_TTL_MS: '0' }).CACHE_TTL_MS).toBe(0);
   });

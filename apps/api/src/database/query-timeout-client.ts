@@ -1,0 +1,65 @@
+import { Client } from 'pg';
+
+/** pg's message for a query whose answer did not come within query_timeout. */
+export const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/**
+ * The pool's client (pg-pool's `Client` option). pg's query_timeout fails a query whose answer has not
+ * come in time, but keeps the connection with that query still on it, and sends nothing more on it until
+ * the answer comes: every later query on that connection waited out the timeout as well, so a peer that
+ * stopped answering (a frozen proxy, a failover that left the socket up) kept its pool slot for good,
+ * and TCP keepalive never noticed, as the socket itself was fine. This client closes its connection
+ * instead (and after a FATAL error, see closeIfDead); the pool then drops it and opens a new one when
+ * it needs one.
+ */
+export class QueryTimeoutClient extends Client {
+  // Every form of pg's query() (promise, callback, submittable) goes through here unchanged.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      const callback = args[last] as (error: unknown, result: unknown) => void;
+      args[last] = (error: unknown, result: unknown) => {
+        this.closeIfDead(error);
+        callback(error, result);
+      };
+      return super.query(...(args as Parameters<Client['query']>));
+    }
+    const result: unknown = super.query(...(args as Parameters<Client['query']>));
+    if (result instanceof Promise) {
+      return result.catch((error: unknown) => {
+        this.closeIfDead(error);
+        throw error;
+      });
+    }
+    return result;
+  }
+
+  /**
+   * This connection's query_timeout in ms, 0 for none; settable. The migrations lift it: an index built on
+   * a large table takes minutes, and only statement_timeout (lifted too) may stop it, server-side.
+   */
+  get queryTimeoutMs(): number {
+    return this.parameters().query_timeout || 0;
+  }
+  set queryTimeoutMs(ms: number) {
+    this.parameters().query_timeout = ms;
+  }
+
+  /** pg reads query_timeout from here at each query (not typed by @types/pg). */
+  private parameters(): { query_timeout?: number } {
+    return (this as unknown as { connectionParameters: { query_timeout?: number } }).connectionParameters;
+  }
+
+  /**
+   * Closes the connection after a query read timeout, and after a FATAL error (the server ended the
+   * session: a failover, pg_terminate_backend), whose socket may not have closed yet when the query's
+   * caller hands the client back: the pool would give it to the next query, to fail as well.
+   */
+  private closeIfDead(error: unknown): void {
+    const { message, severity } = (error ?? {}) as { message?: unknown; severity?: unknown };
+    if (message !== QUERY_READ_TIMEOUT && severity !== 'FATAL' && severity !== 'PANIC') return;
+    // end() destroys the socket when a query is still on it; the pool's release then drops this client.
+    this.end().catch(() => undefined);
+  }
+}
