@@ -5,16 +5,19 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
+import { RELEASE_PAGE, releaseParkedPage, releasesOwed } from './parked-events';
 import { WebhookJobs } from './webhook-jobs';
 
 /** Rows per query, whose jobs are then added together (one pipelined write on the shared client). */
 const PAGE = 1000;
 /**
- * Pages per pass: up to 10,000 jobs every WEBHOOK_RELAY_INTERVAL_MS (2,000/s at 5 s), about what a
- * jobs process can deliver on two cores, so a backlog after a long Redis outage drains at delivery speed
- * without piling all of it into Redis's memory at once. The next pass takes the rest.
+ * Pages per pass: up to 10,000 delivery jobs every WEBHOOK_RELAY_INTERVAL_MS (2,000/s at 5 s), about what
+ * a jobs process can deliver on two cores, so a backlog after a long Redis outage, or of events that
+ * waited days for their address, drains at delivery speed without piling all of it into Redis's memory
+ * at once. The next pass takes the rest. (Challenges have as many again: they are few.)
  */
 const MAX_PAGES = 10;
+const MAX_DELIVERIES = PAGE * MAX_PAGES;
 
 /**
  * A page of overdue rows, oldest first, after the keyset ($2: the time as text, $3: the id); $1 is the
@@ -38,7 +41,10 @@ const OVERDUE_CHALLENGES = `
  * Nothing is lost between PostgreSQL and Redis (DESIGN.md §3): every few seconds, events and
  * challenges whose next attempt is overdue by more than the grace period (a crash between commit and
  * enqueue, a Redis outage, a flushed Redis) are put back on their queues. Adding a job whose id is
- * already queued is a no-op, so the relay never duplicates live work. Runs in roles jobs and all.
+ * already queued is a no-op, so the relay never duplicates live work. It also goes on releasing the
+ * events that waited for an address confirmed since (parked-events.ts), in the room the overdue events
+ * leave in the pass: while deliveries lag (released events overdue in turn), it releases less.
+ * Runs in roles jobs and all.
  */
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -68,8 +74,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.running = true;
     try {
       const events = await this.enqueueOverdue(OVERDUE_EVENTS, (id) => this.jobs.addDelivery(id));
+      const released = await this.releaseParked(MAX_DELIVERIES - events);
       const challenges = await this.enqueueOverdue(OVERDUE_CHALLENGES, (id) => this.jobs.addChallenge(id));
-      return events + challenges;
+      return events + released + challenges;
     } catch (error) {
       this.logger.warn(`outbox relay pass failed: ${(error as Error).message}`);
       return 0;
@@ -92,6 +99,22 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       total += rows.length;
       if (rows.length < PAGE) break;
       after = rows[rows.length - 1];
+    }
+    return total;
+  }
+
+  /** Releases and enqueues pages of parked events of confirmed addresses, up to `room` jobs, oldest release first. */
+  private async releaseParked(room: number): Promise<number> {
+    if (room < RELEASE_PAGE) return 0;
+    let total = 0;
+    for (const endpointId of await releasesOwed(this.db, Math.floor(room / RELEASE_PAGE))) {
+      for (;;) {
+        if (total + RELEASE_PAGE > room) return total;
+        const ids = await releaseParkedPage(this.db, endpointId);
+        await Promise.all(ids.map((id) => this.jobs.addDelivery(id)));
+        total += ids.length;
+        if (ids.length < RELEASE_PAGE) break;
+      }
     }
     return total;
   }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { releaseParkedPage } from './parked-events';
 import { deferralMs, ReceiverSlots } from './receiver-slots';
 import { nextDelayMs } from './retry-policy';
 import { signatureHeaders, signingSecretsSql } from './signing';
@@ -27,7 +28,8 @@ interface EndpointRow {
  * Confirms a callback address before any data goes to it (API.md §2): POST
  * `{"event":"challenge","data":{"token"}}`, which must be answered 2xx with `{"token"}`. A failure is
  * retried on the delivery schedule, then the address is `failed` until a later add_task re-arms it.
- * On success the events that waited for the address are released to the delivery queue.
+ * On success the events that waited for the address are released to the delivery queue, a page at a
+ * time (parked-events.ts).
  *
  * Challenges run side by side (WEBHOOK_CHALLENGE_CONCURRENCY), and none holds a slot for a busy
  * receiver or a busy account: a challenge whose receiver has been busy past WEBHOOK_RECEIVER_WAIT_MS, or
@@ -73,21 +75,19 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
     const failure = challengeFailure(outcome, endpoint.challenge_token);
 
     if (!failure) {
-      const released: Array<{ id: string }> = await this.db.transaction(async (tx) => {
-        await tx.query(
-          `UPDATE webhook_endpoints SET state = 'confirmed', confirmed_at = now(), attempt_count = $2, next_attempt_at = NULL,
-                  last_error = NULL, updated_at = now()
-            WHERE id = $1 AND state = 'pending'`,
-          [endpoint.id, attempts],
-        );
-        return tx.query(
-          `WITH due AS (
-             UPDATE webhook_events SET next_attempt_at = now() WHERE endpoint_id = $1 AND state = 'pending' RETURNING id, created_at
-           ) SELECT id FROM due ORDER BY created_at`,
-          [endpoint.id],
-        );
-      });
-      for (const event of released) this.jobs.enqueueDelivery(event.id);
+      // Confirmed and owed the release of its parked events (next_attempt_at set) in one statement: if
+      // this process dies before the release ends, the relay carries it on (parked-events.ts).
+      const [, confirmed]: [unknown, number] = await this.db.query(
+        `UPDATE webhook_endpoints SET state = 'confirmed', confirmed_at = now(), attempt_count = $2, next_attempt_at = now(),
+                last_error = NULL, updated_at = now()
+          WHERE id = $1 AND state = 'pending'`,
+        [endpoint.id, attempts],
+      );
+      if (confirmed === 0) return 'skipped';
+      // The first page goes to the delivery queue now; the relay releases the rest a page at a time,
+      // within its pass's jobs, so days of waiting events neither make one long transaction nor land in
+      // Redis at once.
+      for (const id of await releaseParkedPage(this.db, endpoint.id)) this.jobs.enqueueDelivery(id);
       return 'confirmed';
     }
 

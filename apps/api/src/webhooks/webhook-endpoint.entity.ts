@@ -37,7 +37,10 @@ export class WebhookEndpoint {
   @Column('integer', { default: 0 })
   attemptCount!: number;
 
-  /** When the next challenge attempt is due; the relay re-enqueues overdue ones. */
+  /**
+   * Pending: when the next challenge attempt is due (the relay re-enqueues overdue ones). Confirmed: set
+   * while the events that waited for the address are still being released (parked-events.ts).
+   */
   @Column('timestamptz', { nullable: true })
   nextAttemptAt!: Date | null;
 

@@ -1,7 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { aRequester, addTask, type Requester } from '../../../test/factories';
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { SilentReceiver, WebhookReceiver } from '../../../test/webhook-receiver';
+import { echoChallenge, SilentReceiver, WebhookReceiver } from '../../../test/webhook-receiver';
+import { OutboxRelay } from '../outbox-relay';
+import { challengeJobId, WebhookJobs } from '../webhook-jobs';
 
 /**
  * Address confirmation (API.md §2) when some receivers never answer. Each silent request would hold its
@@ -20,6 +23,12 @@ const SETTINGS = {
 };
 const WELL_UNDER_THE_TIMEOUT_MS = 2000;
 
+/** Registers `url` for the requester's account through add_task (which schedules its challenge). */
+async function register(t: TestApp, r: Requester, url: string): Promise<void> {
+  const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, callback_url: url });
+  expect(added.status).toBe(201);
+}
+
 describe('webhook challenges: receivers that never answer', () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
@@ -32,18 +41,13 @@ describe('webhook challenges: receivers that never answer', () => {
     await t.close();
   });
 
-  /** Registers `url` for the requester's account through add_task (which schedules its challenge). */
-  const register = async (r: Requester, url: string): Promise<void> => {
-    const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, callback_url: url });
-    expect(added.status).toBe(201);
-  };
   const stateOf = async (r: Requester): Promise<string[]> =>
     (await t.db.query(`SELECT state FROM webhook_endpoints WHERE account_id = $1 ORDER BY created_at`, [r.accountId])).map((e: { state: string }) => e.state);
   /** How long after its registration a good address of a new account is confirmed. */
   const confirmationMs = async (path: string): Promise<number> => {
     const r = await aRequester(t);
     const started = Date.now();
-    await register(r, receiver.url(path));
+    await register(t, r, receiver.url(path));
     await eventually(async () => (await stateOf(r))[0] === 'confirmed', 10_000, 20);
     expect(await stateOf(r)).toEqual(['confirmed']);
     return Date.now() - started;
@@ -54,7 +58,7 @@ describe('webhook challenges: receivers that never answer', () => {
     const [silent] = await silentReceivers(1);
     try {
       const stuck = await aRequester(t);
-      await register(stuck, silent.url('/never'));
+      await register(t, stuck, silent.url('/never'));
       await eventually(() => silent.accepted === 1);
 
       expect(await confirmationMs('/good-1')).toBeLessThan(WELL_UNDER_THE_TIMEOUT_MS);
@@ -70,7 +74,7 @@ describe('webhook challenges: receivers that never answer', () => {
     // and the other four must not wait in the three worker slots for it.
     const [silent] = await silentReceivers(1);
     try {
-      for (let i = 0; i < 5; i += 1) await register(await aRequester(t), silent.url(`/shared-${i}`));
+      for (let i = 0; i < 5; i += 1) await register(t, await aRequester(t), silent.url(`/shared-${i}`));
       await eventually(() => silent.accepted === 1);
 
       expect(await confirmationMs('/good-2')).toBeLessThan(WELL_UNDER_THE_TIMEOUT_MS);
@@ -102,4 +106,76 @@ describe('webhook challenges: receivers that never answer', () => {
       await Promise.all(silent.map((s) => s.stop()));
     }
   });
+});
+
+describe('webhook challenges: the events that waited for an address', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    // The relay runs when the test says (its timer and grace out of the way), so each pass can be counted.
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RELAY_INTERVAL_MS: '600000', WEBHOOK_RELAY_GRACE_MS: '600000' });
+    receiver = await new WebhookReceiver().start();
+  });
+  afterAll(async () => {
+    await receiver.stop();
+    await t.close();
+  });
+
+  it('releases them a page at a time, the first at the confirmation and the rest by the relay within its pass, and delivers every one', async () => {
+    let open = false;
+    receiver.on('/backlog', (req, nth) => (req.json?.event === 'challenge' && !open ? { status: 503, headers: { 'retry-after': '600' } } : echoChallenge(req, nth)));
+    const r = await aRequester(t);
+    await register(t, r, receiver.url('/backlog'));
+    const [endpoint] = await eventually(async () => {
+      const rows = await t.db.query(`SELECT id, attempt_count FROM webhook_endpoints WHERE account_id = $1`, [r.accountId]);
+      return rows[0]?.attempt_count === 1 && rows;
+    });
+    expect(endpoint).toMatchObject({ attempt_count: 1 });
+    // 3,000 events parked while the address waited (as the delivery job leaves them: pending, no next
+    // attempt), and 8,500 overdue events of a gone address whose jobs were lost, which a pass takes first.
+    await t.db.query(
+      `INSERT INTO webhook_events (id, account_id, endpoint_id, type, payload, state, next_attempt_at, body)
+       SELECT gen_random_uuid(), $1, $2, 'task_completed', '{}', 'pending', NULL, json_build_object('event', 'task_completed', 'n', i)::text
+         FROM generate_series(1, 3000) i`,
+      [r.accountId, endpoint.id],
+    );
+    await t.db.query(
+      `INSERT INTO webhook_events (id, account_id, type, payload, state, next_attempt_at)
+       SELECT gen_random_uuid(), $1, 'task_completed', '{}', 'pending', now() - interval '1 hour' FROM generate_series(1, 8500)`,
+      [r.accountId],
+    );
+    const jobs = t.app.get(WebhookJobs);
+    const relay = t.app.get(OutboxRelay);
+    const adds = jest.spyOn(jobs, 'addDelivery');
+    const parked = async () =>
+      Number((await t.db.query(`SELECT count(*) FROM webhook_events WHERE endpoint_id = $1 AND state = 'pending' AND next_attempt_at IS NULL`, [endpoint.id]))[0].count);
+    try {
+      // The challenge succeeds (its retry brought forward): one page is released and enqueued, no more.
+      open = true;
+      await (await jobs.challenges.getJob(challengeJobId(endpoint.id)))?.promote();
+      await eventually(() => adds.mock.calls.length >= 1000);
+      await sleep(300);
+      expect(adds).toHaveBeenCalledTimes(1000);
+      expect(await parked()).toBe(2000);
+
+      // A pass: the 8,500 lost jobs first, then parked events in whole pages, 10,000 jobs in all.
+      adds.mockClear();
+      expect(await relay.tick()).toBe(9500);
+      expect(adds).toHaveBeenCalledTimes(9500);
+      expect(await parked()).toBe(1000);
+      await eventually(async () => Number((await t.db.query(`SELECT count(*) FROM webhook_events WHERE account_id = $1 AND endpoint_id IS NULL AND state = 'pending'`, [r.accountId]))[0].count) === 0, 20_000);
+      expect(await relay.tick()).toBe(1000);
+      expect(await parked()).toBe(0);
+      // The page that finds nothing left ends the release.
+      expect(await relay.tick()).toBe(0);
+      expect((await t.db.query(`SELECT state, next_attempt_at FROM webhook_endpoints WHERE id = $1`, [endpoint.id]))[0]).toEqual({ state: 'confirmed', next_attempt_at: null });
+
+      const delivered = await eventually(() => new Set(receiver.events('/backlog').map((e) => e.headers['webhook-id'])).size === 3000, 30_000);
+      expect(delivered).toBe(true);
+      const states = await t.db.query(`SELECT state, count(*)::int AS n FROM webhook_events WHERE endpoint_id = $1 GROUP BY state`, [endpoint.id]);
+      expect(states).toEqual([{ state: 'delivered', n: 3000 }]);
+    } finally {
+      adds.mockRestore();
+    }
+  }, 60_000);
 });
