@@ -105,6 +105,7 @@ describe('a leased task', () => {
     expect(await task.draftKeys()).toEqual([`crowdbox:draft:${worker.userId}:${checkoutId}`]);
 
     await task.skip();
+    await page.getByRole('button', { name: 'Skip and throw away 2 boxes' }).click();
     await task.notice.getByText('Skipped. The task went back to other workers.').waitFor();
     await task.waitForTask();
     const second = await task.checkoutId();
@@ -157,6 +158,40 @@ describe('a leased task', () => {
     await other.page.close();
   });
 
+  it('asks before Skip throws away drawn boxes: Escape or "Keep drawing" keeps them and the lease, the second answer skips', async () => {
+    const { h, worker, page, task } = await aWorkerOnATask(2);
+    const first = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    const activeLeases = async () => {
+      const res = await h.api.request({ method: 'GET', url: '/api/work/checkouts', headers: worker.auth });
+      return res.body.data.map((c: { checkout_id: string }) => c.checkout_id);
+    };
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+
+    await task.skip();
+    const confirm = page.getByRole('group', { name: 'Skip this task and throw away your 1 box?' });
+    await confirm.waitFor();
+    expect(await focused()).toBe('Keep drawing');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await focused()).toBe('Skip');
+    await task.annotator.expectBoxes(1);
+    expect(await activeLeases()).toEqual([first]);
+
+    await task.skip();
+    await confirm.getByRole('button', { name: 'Keep drawing' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await task.annotator.expectBoxes(1);
+    expect(await activeLeases()).toEqual([first]);
+
+    await task.skip();
+    await confirm.getByRole('button', { name: 'Skip and throw away 1 box' }).click();
+    await task.notice.getByText('Skipped. The task went back to other workers.').waitFor();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(first);
+    await task.annotator.expectBoxes(0);
+  });
+
   it('says when time is up instead of losing the boxes silently, and offers the next task', async () => {
     const { h, task } = await aWorkerOnATask(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
@@ -201,6 +236,7 @@ describe('a leased task', () => {
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     await submitLosingTheReply(task);
     await task.skip();
+    await task.page.getByRole('button', { name: 'Skip and throw away 1 box' }).click();
     await task.noTask.waitFor();
     expect(await task.notice.innerText()).toContain('This task was already submitted.');
     expect(await task.draftKeys()).toEqual([]);

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Countdown } from './countdown';
+import { SkipConfirm } from './skip-confirm';
 import { TaskPrompt } from './task-prompt';
 import type { ActionFailure } from './lease-notices';
 import type { Busy } from './use-task-lease';
@@ -52,6 +53,25 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   const { onExpired } = props;
   const expired = useCallback(() => onExpired(checkout, boxCount.current), [onExpired, checkout]);
 
+  // Skip with boxes drawn asks first (skip-confirm.tsx); "Keep drawing" puts the focus back on Skip.
+  const [confirmingSkip, setConfirmingSkip] = useState(false);
+  const skipButton = useRef<HTMLButtonElement>(null);
+  const refocusSkip = useRef(false);
+  useEffect(() => {
+    if (confirmingSkip || !refocusSkip.current) return;
+    refocusSkip.current = false;
+    skipButton.current?.focus();
+  }, [confirmingSkip]);
+  const { onSkip } = props;
+  const skip = useCallback(() => {
+    setConfirmingSkip(false);
+    onSkip(checkout);
+  }, [onSkip, checkout]);
+  const keepDrawing = useCallback(() => {
+    refocusSkip.current = true;
+    setConfirmingSkip(false);
+  }, []);
+
   const canSubmit = image !== null && busy === null;
   const restored = props.resumed && props.initialBoxes.length > 0;
 
@@ -93,20 +113,31 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
           <TaskPrompt html={checkout.prompt} />
         </section>
         {props.failure && <ErrorList errors={props.failure.errors} title={props.failure.title} />}
-        <div className="task-actions">
-          <button
-            type="button"
-            className="button primary"
-            disabled={!canSubmit}
-            onClick={() => image && props.onSubmit(checkout, toSubmittedBoxes(boxes, image), image)}
-            data-testid="submit-task"
-          >
-            {busy === 'submit' ? 'Submitting…' : busy === 'check' ? 'Checking…' : `Submit ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}`}
-          </button>
-          <button type="button" className="button" disabled={busy !== null} onClick={() => props.onSkip(checkout)} data-testid="skip-task">
-            {busy === 'skip' ? 'Skipping…' : 'Skip'}
-          </button>
-        </div>
+        {confirmingSkip && busy === null ? (
+          <SkipConfirm boxes={boxes.length} onSkip={skip} onKeep={keepDrawing} />
+        ) : (
+          <div className="task-actions">
+            <button
+              type="button"
+              className="button primary"
+              disabled={!canSubmit}
+              onClick={() => image && props.onSubmit(checkout, toSubmittedBoxes(boxes, image), image)}
+              data-testid="submit-task"
+            >
+              {busy === 'submit' ? 'Submitting…' : busy === 'check' ? 'Checking…' : `Submit ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}`}
+            </button>
+            <button
+              ref={skipButton}
+              type="button"
+              className="button"
+              disabled={busy !== null}
+              onClick={() => (boxes.length > 0 ? setConfirmingSkip(true) : skip())}
+              data-testid="skip-task"
+            >
+              {busy === 'skip' ? 'Skipping…' : 'Skip'}
+            </button>
+          </div>
+        )}
         <p className="task-hint muted">
           Drag on the image to draw a box. Press <kbd>?</kbd> on the image for every keyboard shortcut. Your boxes are kept on this device
           until you submit.
