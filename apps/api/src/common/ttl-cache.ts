@@ -14,8 +14,20 @@ export class TtlCache<K extends string, V extends object> {
   private readonly entries: LRUCache<K, V> | undefined;
   private readonly loading = new Map<K, Promise<V | undefined>>();
 
-  constructor(ttlMs: number, max: number) {
-    this.entries = ttlMs > 0 ? new LRUCache<K, V>({ max, ttl: ttlMs }) : undefined;
+  /**
+   * `weight`, for values whose size the caller does not control (a project's template is up to 100,000
+   * characters): the sum of `sizeOf` over the entries is kept under `maxSize` too, so a count alone
+   * cannot hold gigabytes.
+   */
+  constructor(ttlMs: number, max: number, weight?: { maxSize: number; sizeOf: (value: V) => number }) {
+    this.entries =
+      ttlMs > 0
+        ? new LRUCache<K, V>({
+            max,
+            ttl: ttlMs,
+            ...(weight ? { maxSize: weight.maxSize, sizeCalculation: (value: V) => Math.max(1, weight.sizeOf(value)) } : {}),
+          })
+        : undefined;
   }
 
   /** The cached value, or `load`'s; a value `load` resolves to undefined is answered but not kept. */

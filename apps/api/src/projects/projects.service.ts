@@ -24,6 +24,11 @@ import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 
 const MAX_CACHED_PROJECTS = 10_000;
+/**
+ * And at most this many characters of their templates and settings together (~64 MB of UTF-16): a
+ * template may hold 100,000 characters, so 10,000 projects could otherwise hold 2 GB.
+ */
+const MAX_CACHED_PROJECT_CHARS = 32 * 1024 * 1024;
 
 /** Projects: set up in the console, read by the requester API, used by every task. */
 @Injectable()
@@ -35,7 +40,7 @@ export class ProjectsService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_PROJECTS);
+    this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_PROJECTS, { maxSize: MAX_CACHED_PROJECT_CHARS, sizeOf: projectChars });
   }
 
   async create(accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
@@ -178,4 +183,9 @@ function applyUpdate(project: Project, body: UpdateProjectBody): void {
   if (body.allowed_completion_time_seconds !== undefined) project.allowedCompletionTimeSeconds = body.allowed_completion_time_seconds;
   if (body.consensus_iou_threshold !== undefined) project.consensusIouThreshold = body.consensus_iou_threshold;
   project.updatedAt = new Date();
+}
+
+/** About what a cached project holds, in characters: its template and settings dominate. */
+export function projectChars(project: Project): number {
+  return 1_000 + project.template.length + JSON.stringify(project.variables ?? {}).length + JSON.stringify(project.labels ?? []).length;
 }

@@ -32,6 +32,14 @@ describe('TtlCache', () => {
     expect(await cache.get('k', async () => ({ n: 2 }))).toEqual({ n: 2 });
   });
 
+  it('keeps the weight of its entries under maxSize when given one, whatever their count', async () => {
+    const cache = new TtlCache<string, { text: string }>(60_000, 1_000, { maxSize: 1_000, sizeOf: (v) => v.text.length });
+    for (let i = 0; i < 10; i++) await cache.get(`big-${i}`, async () => ({ text: 'x'.repeat(300) }));
+    const kept = Array.from({ length: 10 }, (_, i) => cache.peek(`big-${i}`)).filter(Boolean);
+    expect(kept).toHaveLength(3);
+    expect(cache.peek('big-9')).toBeDefined();
+  });
+
   it('keeps at most max entries, so unknown keys cannot grow the heap', async () => {
     const cache = new TtlCache<string, { n: number }>(60_000, 100);
     for (let i = 0; i < 1_000; i++) await cache.get(`made-up-${i}`, async () => ({ n: i }));
