@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_MAIN, describeExit, startApi, waitForReady } from './lib/api-process.mjs';
+import { demoEnvironment } from './lib/demo-env.mjs';
 import { printBanner } from './lib/banner.mjs';
 import { isRunning, killOnExit, stopChild } from './lib/child-process.mjs';
 import { startEmbeddedPostgres } from './lib/embedded-postgres.mjs';
@@ -70,15 +71,7 @@ async function main() {
 function apiEnvironment() {
   // .env is for people running npm start; values already in the environment win.
   if (existsSync(join(repoRoot, '.env'))) process.loadEnvFile(join(repoRoot, '.env'));
-  const env = { ...process.env };
-  env.NODE_ENV ??= 'development';
-  env.HOST ??= '127.0.0.1';
-  env.PORT ??= '3000';
-  env.REDIS_URL ??= 'redis://127.0.0.1:6379';
-  // The demo posts webhooks to receivers on this machine; production keeps the default (false).
-  env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ??= 'true';
-  env.WEB_DIST_DIR ??= join(repoRoot, 'dist/web');
-  return env;
+  return demoEnvironment(process.env, { webDist: join(repoRoot, 'dist/web') });
 }
 
 /** Uses the Redis at REDIS_URL, or starts a private one when nothing answers on this machine. */
