@@ -1,6 +1,13 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { limitLookups } from './lookup-limit';
+
+/**
+ * Every receiver name this process resolves goes through here: at most 2 of libuv's 4 threads at once,
+ * a turn waited for at most the connect timeout (lookup-limit.ts).
+ */
+const lookupAll = limitLookups((hostname, options, callback) => dnsLookup(hostname, options, callback), 2, 3_000);
 
 /** Only globally routable unicast addresses may receive webhooks (ipaddr.js range names). */
 const ALLOWED_RANGES = new Set(['unicast']);
@@ -26,22 +33,23 @@ export function isForbiddenAddress(address: string): boolean {
 }
 
 /**
- * A dns.lookup for the HTTP client that refuses forbidden addresses at connect time: the check runs on
- * the very address the socket connects to, so a DNS answer that changes between a check and the
- * connection (DNS rebinding) cannot slip through.
+ * The HTTP client's lookup: a limited dns.lookup (lookupAll), refusing forbidden addresses at connect
+ * time unless private networks are allowed. The check runs on the very address the socket connects
+ * to, so a DNS answer that changes between a check and the connection (DNS rebinding) cannot slip through.
  */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const list = addresses as LookupAddress[];
-    const bad = list.find((a) => isForbiddenAddress(a.address));
-    if (bad) {
-      return callback(new ForbiddenAddressError(`${hostname} resolves to ${bad.address}, a private or reserved address`), '', 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    return callback(null, list[0].address, list[0].family);
-  });
-};
+export function receiverLookup(allowPrivateNetworks: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookupAll(hostname, { ...options, all: true }, (error, list) => {
+      if (error) return callback(error, '', 0);
+      const bad = allowPrivateNetworks ? undefined : list.find((a) => isForbiddenAddress(a.address));
+      if (bad) {
+        return callback(new ForbiddenAddressError(`${hostname} resolves to ${bad.address}, a private or reserved address`), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+      return callback(null, list[0].address, list[0].family);
+    });
+  };
+}
 
 /** For URLs whose host is an IP literal, which never reaches a lookup. */
 export function forbiddenLiteralHost(url: URL): string | undefined {

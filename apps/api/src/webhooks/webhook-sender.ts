@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { ReceiverSlots, type Turn } from './receiver-slots';
-import { forbiddenLiteralHost, guardedLookup } from './ssrf-guard';
+import { forbiddenLiteralHost, receiverLookup } from './ssrf-guard';
 
 /** Reply bytes kept for the delivery log (API.md §2: the first 1 KiB). */
 export const REPLY_EXCERPT_BYTES = 1024;
@@ -54,7 +54,7 @@ export class WebhookSender {
         // undici does not cut a connect short on the request's abort signal, only on this timeout, so
         // a connect timeout above the total would let a silent address hold a delivery past its total.
         timeout: Math.min(options.connectTimeoutMs, options.totalTimeoutMs),
-        ...(options.allowPrivateNetworks ? {} : { lookup: guardedLookup }),
+        lookup: receiverLookup(options.allowPrivateNetworks),
       },
       headersTimeout: options.totalTimeoutMs,
       bodyTimeout: options.totalTimeoutMs,

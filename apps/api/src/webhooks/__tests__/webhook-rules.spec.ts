@@ -1,6 +1,6 @@
 import { displayCallbackUrl, normalizeCallbackUrl } from '../callback-url';
 import { nextDelayMs, verdictOf } from '../retry-policy';
-import { guardedLookup, isForbiddenAddress } from '../ssrf-guard';
+import { isForbiddenAddress, receiverLookup } from '../ssrf-guard';
 import { retryAfterMs } from '../webhook-sender';
 
 describe('callback address normalization', () => {
@@ -66,7 +66,7 @@ describe('SSRF guard', () => {
   });
 
   it('fails the lookup of a name that resolves to loopback', async () => {
-    const error = await new Promise<Error | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+    const error = await new Promise<Error | null>((resolve) => receiverLookup(false)('localhost', {}, (e) => resolve(e)));
     expect(error?.message).toMatch(/localhost resolves to .* private or reserved/);
   });
 });
