@@ -192,6 +192,53 @@ describe('a leased task', () => {
     await task.annotator.expectBoxes(0);
   });
 
+  it('keeps a resumed draft on the same objects when the image comes back at another size, and submits it in that size', async () => {
+    const { h, page, task } = await aWorkerOnATask(1);
+    const checkoutId = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    const [drawn] = await task.annotator.boxes();
+
+    // The image at the task's URL is now served at half the size (replaced, or resized by its host).
+    await page.route(h.images.url(960, 640, 'task-0'), async (route) => route.fulfill({ response: await route.fetch({ url: h.images.url(480, 320) }) }));
+    await page.reload();
+    await task.waitForTask();
+    expect((await task.annotator.geometry()).image).toEqual({ width: 480, height: 320 });
+    const [resumed] = await task.annotator.boxes();
+    for (const key of ['center_x', 'center_y', 'width', 'height'] as const) expect(Math.abs(resumed[key] - drawn[key] / 2)).toBeLessThanOrEqual(1);
+
+    expect(await task.submitButton.innerText()).toBe('Submit 1 box');
+    await task.submit();
+    await task.noTask.waitFor();
+    const [sent] = await h.api.db.query('SELECT boxes, image_width, image_height FROM submissions WHERE checkout_id = $1', [checkoutId]);
+    expect(sent).toMatchObject({ image_width: 480, image_height: 320, boxes: [resumed] });
+  });
+
+  it('counts on Submit only the boxes it sends: a box of an older draft that lies outside the image is named, not sent', async () => {
+    const { h, worker, page, task } = await aWorkerOnATask(1);
+    const checkoutId = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    // A draft saved before drafts kept their image's size, with a box far right, and the image now smaller.
+    await page.evaluate(
+      ({ key }) => {
+        const draft = JSON.parse(localStorage.getItem(key) ?? '{}');
+        delete draft.image;
+        draft.boxes.push({ label: 'car', center_x: 900, center_y: 300, width: 40, height: 40 });
+        localStorage.setItem(key, JSON.stringify(draft));
+      },
+      { key: `crowdbox:draft:${worker.userId}:${checkoutId}` },
+    );
+    await page.route(h.images.url(960, 640, 'task-0'), async (route) => route.fulfill({ response: await route.fetch({ url: h.images.url(480, 320) }) }));
+    await page.reload();
+    await task.waitForTask();
+    await task.annotator.expectBoxes(2);
+
+    expect(await task.submitButton.innerText()).toBe('Submit 1 box');
+    expect(await page.getByTestId('boxes-outside').innerText()).toContain('1 box lies outside the image and is not sent');
+    await task.submit();
+    await task.noTask.waitFor();
+    expect(await task.notice.innerText()).toContain('Submitted 1 box.');
+  });
+
   it('says when time is up instead of losing the boxes silently, and offers the next task', async () => {
     const { h, task } = await aWorkerOnATask(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);

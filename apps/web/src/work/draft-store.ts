@@ -1,4 +1,4 @@
-import type { Box } from '@crowdbox/boxes';
+import type { Box, ImageSize } from '@crowdbox/boxes';
 
 /**
  * The boxes drawn on a leased task, kept in localStorage so a reload (or a crash) resumes them.
@@ -11,6 +11,8 @@ export interface Draft {
   checkout_id: string;
   project_uuid: string;
   boxes: Box[];
+  /** The size of the image the boxes were drawn on (image-frame.ts); missing in drafts saved before it was kept. */
+  image?: ImageSize;
   saved_at: string;
 }
 

@@ -1,18 +1,18 @@
 import { Annotator } from '@crowdbox/annotator';
-import { clampBox, type Box, type ImageSize } from '@crowdbox/boxes';
+import type { Box, ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Countdown } from './countdown';
 import { SkipConfirm } from './skip-confirm';
-import { TaskPrompt } from './task-prompt';
+import { toSubmittedBoxes } from './image-frame';
 import type { ActionFailure } from './lease-notices';
+import { TaskPrompt } from './task-prompt';
+import { useTaskBoxes, type TaskBoxesInput } from './use-task-boxes';
 import type { Busy } from './use-task-lease';
 
-export interface TaskWorkspaceProps {
-  checkout: CheckoutResponse;
-  initialBoxes: Box[];
+export interface TaskWorkspaceProps extends TaskBoxesInput {
   resumed: boolean;
   notice: ReactNode;
   busy: Busy;
@@ -20,38 +20,14 @@ export interface TaskWorkspaceProps {
   onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize) => void;
   onSkip: (checkout: CheckoutResponse) => void;
   onExpired: (checkout: CheckoutResponse, boxesDrawn: number) => void;
-  /** Keeps the boxes as the task's draft, after every edit. */
-  onDraft: (checkout: CheckoutResponse, boxes: Box[]) => void;
-  /** Hears the boxes another tab on the same lease saved; returns the unsubscribe. */
-  watchOtherTabs: (checkout: CheckoutResponse, onBoxes: (boxes: Box[]) => void) => () => void;
-}
-
-/** Integer pixel boxes inside the image, as the API takes them; boxes that round to nothing are dropped. */
-export function toSubmittedBoxes(boxes: Box[], image: ImageSize): Box[] {
-  return boxes.map((b) => clampBox(b, image)).filter((b) => b.width >= 1 && b.height >= 1);
 }
 
 /** One leased task: the image with the annotator, and beside it the prompt, the countdown, Submit and Skip. */
 export function TaskWorkspace(props: TaskWorkspaceProps) {
   const { checkout, busy } = props;
-  const [boxes, setBoxes] = useState<Box[]>(props.initialBoxes);
-  const [image, setImage] = useState<ImageSize | null>(null);
-  const boxCount = useRef(boxes.length);
-  boxCount.current = boxes.length;
-
-  const { onDraft } = props;
-  const onChange = useCallback(
-    (next: Box[]) => {
-      setBoxes(next);
-      onDraft(checkout, next);
-    },
-    [onDraft, checkout],
-  );
-  // Shown as they are, not saved again: the other tab has just saved them.
-  const { watchOtherTabs } = props;
-  useEffect(() => watchOtherTabs(checkout, setBoxes), [watchOtherTabs, checkout]);
+  const { boxes, image, onChange, onImageSize, current } = useTaskBoxes(props);
   const { onExpired } = props;
-  const expired = useCallback(() => onExpired(checkout, boxCount.current), [onExpired, checkout]);
+  const expired = useCallback(() => onExpired(checkout, current.current.length), [onExpired, checkout, current]);
 
   // Skip with boxes drawn asks first (skip-confirm.tsx); "Keep drawing" puts the focus back on Skip.
   const [confirmingSkip, setConfirmingSkip] = useState(false);
@@ -73,6 +49,9 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   }, []);
 
   const canSubmit = image !== null && busy === null;
+  // What Submit sends and counts: a box that lies wholly outside the image has nothing to send.
+  const sendable = image ? toSubmittedBoxes(boxes, image) : boxes;
+  const outside = boxes.length - sendable.length;
   const restored = props.resumed && props.initialBoxes.length > 0;
 
   return (
@@ -86,7 +65,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             onChange={onChange}
             // While a submit or skip is out, what is sent is settled: a box drawn now would be dropped with the task.
             readOnly={busy !== null}
-            onImageSize={setImage}
+            onImageSize={onImageSize}
             className="task-annotator"
           />
         ) : (
@@ -113,6 +92,12 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
           <TaskPrompt html={checkout.prompt} />
         </section>
         {props.failure && <ErrorList errors={props.failure.errors} title={props.failure.title} />}
+        {outside > 0 && (
+          <p className="alert warning" role="status" data-testid="boxes-outside">
+            {outside === 1 ? '1 box lies' : `${outside} boxes lie`} outside the image and {outside === 1 ? 'is' : 'are'} not sent: move{' '}
+            {outside === 1 ? 'it' : 'them'} onto the image, or delete {outside === 1 ? 'it' : 'them'}.
+          </p>
+        )}
         {confirmingSkip && busy === null ? (
           <SkipConfirm boxes={boxes.length} onSkip={skip} onKeep={keepDrawing} />
         ) : (
@@ -121,10 +106,10 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               type="button"
               className="button primary"
               disabled={!canSubmit}
-              onClick={() => image && props.onSubmit(checkout, toSubmittedBoxes(boxes, image), image)}
+              onClick={() => image && props.onSubmit(checkout, sendable, image)}
               data-testid="submit-task"
             >
-              {busy === 'submit' ? 'Submitting…' : busy === 'check' ? 'Checking…' : `Submit ${boxes.length} ${boxes.length === 1 ? 'box' : 'boxes'}`}
+              {busy === 'submit' ? 'Submitting…' : busy === 'check' ? 'Checking…' : `Submit ${sendable.length} ${sendable.length === 1 ? 'box' : 'boxes'}`}
             </button>
             <button
               ref={skipButton}

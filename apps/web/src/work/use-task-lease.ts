@@ -1,4 +1,4 @@
-import type { Box } from '@crowdbox/boxes';
+import type { Box, ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems } from '../api/client';
@@ -23,7 +23,8 @@ import { settleDrafts, type SettledDrafts } from './settle-drafts';
 /** Where the worker is on one project's tasks. */
 export type LeaseState =
   | { kind: 'loading' }
-  | { kind: 'task'; checkout: CheckoutResponse; initialBoxes: Box[]; resumed: boolean }
+  /** `initialImage`: the size of the image the draft's boxes were drawn on, when known. */
+  | { kind: 'task'; checkout: CheckoutResponse; initialBoxes: Box[]; initialImage?: ImageSize; resumed: boolean }
   /** `unsure`: the last submit got no answer and the server could not say what became of it; its draft is kept. */
   | { kind: 'ended'; reason: LeaseEnd; checkout: CheckoutResponse; lostBoxes: number; unsure?: boolean }
   | { kind: 'no-task' }
@@ -93,7 +94,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
         if (!alive.current) return;
         const draft = loadDraft(userId, checkout.checkout_id);
         setNotice(earlierNotice(earlier) ?? afterNotice);
-        setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], resumed });
+        setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], initialImage: draft?.image, resumed });
       } catch (error) {
         if (!alive.current) return;
         // What became of the previous task (a submit and its reward) stays on screen whatever this call did.
@@ -190,15 +191,16 @@ export function useTaskLease(projectUuid: string, userId: string) {
   }, []);
 
   const keepDraft = useCallback(
-    (checkout: CheckoutResponse, boxes: Box[]) =>
-      saveDraft(userId, { checkout_id: checkout.checkout_id, project_uuid: checkout.project_uuid, boxes }),
+    (checkout: CheckoutResponse, boxes: Box[], image: ImageSize | undefined) =>
+      saveDraft(userId, { checkout_id: checkout.checkout_id, project_uuid: checkout.project_uuid, boxes, image }),
     [userId],
   );
 
   // Another tab on the same lease saved its boxes: this page shows them too, so the last edit in either wins
   // and neither tab overwrites what the other drew (docs/annotator.md, "Two tabs on one lease").
   const watchOtherTabs = useCallback(
-    (checkout: CheckoutResponse, onBoxes: (boxes: Box[]) => void) => watchDraft(userId, checkout.checkout_id, (draft) => onBoxes(draft.boxes)),
+    (checkout: CheckoutResponse, onBoxes: (boxes: Box[], drawnIn: ImageSize | undefined) => void) =>
+      watchDraft(userId, checkout.checkout_id, (draft) => onBoxes(draft.boxes, draft.image)),
     [userId],
   );
 

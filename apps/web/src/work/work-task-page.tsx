@@ -58,6 +58,7 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
         key={state.checkout.checkout_id}
         checkout={state.checkout}
         initialBoxes={state.initialBoxes}
+        initialImage={state.initialImage}
         resumed={state.resumed}
         notice={<Notice notice={lease.notice} onDismiss={lease.dismissNotice} />}
         busy={lease.busy}

@@ -15,6 +15,11 @@ describe('draft store', () => {
     expect(userDrafts('ann').map((d) => d.boxes)).toEqual([[BOX]]);
   });
 
+  it('keeps the size of the image the boxes were drawn on', () => {
+    saveDraft('ann', { checkout_id: 'c1', project_uuid: 'p', boxes: [BOX], image: { width: 960, height: 640 } });
+    expect(loadDraft('ann', 'c1')?.image).toEqual({ width: 960, height: 640 });
+  });
+
   it('reads a draft saved before drafts were keyed by user for that checkout only, and clears it', () => {
     localStorage.setItem('crowdbox:draft:c1', JSON.stringify({ checkout_id: 'c1', project_uuid: 'p', boxes: [BOX], saved_at: '' }));
     expect(userDrafts('ann')).toEqual([]);

@@ -1,0 +1,58 @@
+import { sameSize, type Box, type ImageSize } from '@crowdbox/boxes';
+import type { CheckoutResponse } from '@crowdbox/contracts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { boxesInImage } from './image-frame';
+
+export interface TaskBoxesInput {
+  checkout: CheckoutResponse;
+  /** The draft's boxes, and the size of the image they were drawn on when the draft knows it. */
+  initialBoxes: Box[];
+  initialImage: ImageSize | undefined;
+  /** Keeps the boxes, with the size of the image they are in, as the task's draft. */
+  onDraft: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize | undefined) => void;
+  /** Hears the boxes another tab on the same lease saved; returns the unsubscribe. */
+  watchOtherTabs: (checkout: CheckoutResponse, onBoxes: (boxes: Box[], drawnIn: ImageSize | undefined) => void) => () => void;
+}
+
+/**
+ * The boxes of one leased task and the image size they are in. Every edit is kept as the draft with
+ * that size; when the image loads at a size other than the draft's (replaced at its URL, served at
+ * another size), the boxes are scaled onto it so they stay on the same objects, and kept so; the boxes
+ * another tab saves are shown too, in this image's size (not saved again: that tab has just saved them).
+ */
+export function useTaskBoxes({ checkout, initialBoxes, initialImage, onDraft, watchOtherTabs }: TaskBoxesInput) {
+  const [boxes, setBoxes] = useState<Box[]>(initialBoxes);
+  const [image, setImage] = useState<ImageSize | null>(null);
+  const current = useRef(boxes);
+  current.current = boxes;
+  // The size the boxes are in: the draft's until the image loads, then the image's own.
+  const frame = useRef(initialImage);
+
+  const onChange = useCallback(
+    (next: Box[]) => {
+      setBoxes(next);
+      onDraft(checkout, next, frame.current);
+    },
+    [onDraft, checkout],
+  );
+
+  const onImageSize = useCallback(
+    (size: ImageSize) => {
+      const drawnIn = frame.current;
+      frame.current = size;
+      setImage(size);
+      if (!drawnIn || sameSize(drawnIn, size) || current.current.length === 0) return;
+      const scaled = boxesInImage(current.current, drawnIn, size);
+      setBoxes(scaled);
+      onDraft(checkout, scaled, size);
+    },
+    [onDraft, checkout],
+  );
+
+  useEffect(
+    () => watchOtherTabs(checkout, (theirs, drawnIn) => setBoxes(frame.current ? boxesInImage(theirs, drawnIn, frame.current) : theirs)),
+    [watchOtherTabs, checkout],
+  );
+
+  return { boxes, image, onChange, onImageSize, current };
+}
