@@ -95,7 +95,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.enableShutdownHooks();
   setupOpenApi(app);
 
-  if (config.MIGRATE_ON_BOOT) await runMigrations(app.get<DataSource>(getDataSourceToken()));
+  if (config.MIGRATE_ON_BOOT) {
+    await runMigrations(app.get<DataSource>(getDataSourceToken()), {
+      lockTimeoutMs: config.DATABASE_MIGRATION_LOCK_TIMEOUT_MS,
+      attempts: config.DATABASE_MIGRATION_ATTEMPTS,
+    });
+  }
   await app.init();
   await fastify.ready();
   return app;

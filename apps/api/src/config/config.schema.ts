@@ -99,6 +99,14 @@ export const configSchema = z.object({
   /** idle_in_transaction_session_timeout of the pool's sessions: ends a transaction left open (a bug); 0 sets none. */
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   MIGRATE_ON_BOOT: bool.default(true),
+  /**
+   * lock_timeout of each migration that runs in a transaction, so an ALTER TABLE queued behind a long
+   * reader gives up instead of holding up every query on the table; it is tried again after a pause.
+   * 0 waits for good. Unset: 5000 (database/run-migrations.ts).
+   */
+  DATABASE_MIGRATION_LOCK_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).optional(),
+  /** Tries of a migration that keeps giving up on its locks before the boot fails. Unset: 10. */
+  DATABASE_MIGRATION_ATTEMPTS: z.coerce.number().int().min(1).max(1000).optional(),
   /** One redis:// or rediss:// URL; with REDIS_CLUSTER, one or more of a cluster's nodes, separated by commas. */
   REDIS_URL: z
     .string()

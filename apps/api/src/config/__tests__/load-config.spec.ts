@@ -82,6 +82,13 @@ describe('loadConfig', () => {
     expect(load({ DATABASE_QUERY_TIMEOUT_MS: '0' }).DATABASE_QUERY_TIMEOUT_MS).toBe(0);
   });
 
+  it('leaves the migrations\' lock timeout and tries to run-migrations.ts unless set, and refuses 0 tries', () => {
+    const unset = load({});
+    expect([unset.DATABASE_MIGRATION_LOCK_TIMEOUT_MS, unset.DATABASE_MIGRATION_ATTEMPTS]).toEqual([undefined, undefined]);
+    expect(load({ DATABASE_MIGRATION_LOCK_TIMEOUT_MS: '0', DATABASE_MIGRATION_ATTEMPTS: '3' })).toMatchObject({ DATABASE_MIGRATION_LOCK_TIMEOUT_MS: 0, DATABASE_MIGRATION_ATTEMPTS: 3 });
+    expect(failure({ DATABASE_MIGRATION_ATTEMPTS: '0' })).toContain('DATABASE_MIGRATION_ATTEMPTS:');
+  });
+
   it('keeps 0 where 0 is written out', () => {
     expect(load({ CACHE_TTL_MS: '0' }).CACHE_TTL_MS).toBe(0);
   });
