@@ -4,7 +4,7 @@ import { ApiException } from '../common/errors/api.exception';
 import { ApiKeysService } from './api-keys.service';
 import { RateLimitService } from './rate-limit.service';
 
-/** Authenticates `/api/v1` calls by the `apikey` header and applies the per-key rate limit. */
+/** Authenticates `/api/v1` calls by the `apikey` header and applies the rate limits per key and per account. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -25,7 +25,7 @@ export class ApiKeyGuard implements CanActivate {
         `API key ${JSON.stringify(given.slice(0, 100))} is not valid: put a valid live or test key in the apikey header`,
       );
     }
-    await this.rateLimit.consume(principal.keyId);
+    await this.rateLimit.consume(principal);
     request.apiKey = principal;
     return true;
   }

@@ -15,6 +15,11 @@ const PREFIX_LENGTH = 12; // `cb_live_` + 4 characters of the secret
 const LAST_USED_EVERY_MS = 60_000;
 /** Bounds the cache's memory when clients present secrets that do not exist. */
 const MAX_CACHED_SECRETS = 20_000;
+/**
+ * Keys, live and test together, an account may hold unrevoked: more than rotation and one key per program
+ * need, and a bound on what one account can put in every process's key cache (docs/decisions.md, "Rate limit").
+ */
+export const MAX_UNREVOKED_KEYS = 20;
 
 /**
  * API keys: creation (the secret is returned once), listing, revocation and authentication.
@@ -35,16 +40,32 @@ export class ApiKeysService {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SECRETS);
   }
 
+  /** A new key, unless the account already holds MAX_UNREVOKED_KEYS that are not revoked (422). */
   async create(accountId: string, mode: ApiKeyMode): Promise<CreatedApiKeyResponse> {
     const secret = `cb_${mode}_${randomSecret(32)}`;
-    const key = await this.db.getRepository(ApiKey).save({
-      id: randomUUID(),
-      accountId,
-      mode,
-      prefix: secret.slice(0, PREFIX_LENGTH),
-      secretHash: sha256Hex(secret),
-      revokedAt: null,
-      lastUsedAt: null,
+    const key = await this.db.transaction(async (manager) => {
+      // Creations for one account take turns on its row, so each counts the keys the one before made
+      // (NO KEY UPDATE: inserts elsewhere that only reference the account are not held up).
+      await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+      const [{ n }]: Array<{ n: number }> = await manager.query(
+        'SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
+        [accountId],
+      );
+      if (n >= MAX_UNREVOKED_KEYS) {
+        throw ApiException.unprocessable(
+          'root',
+          `an account may hold at most ${MAX_UNREVOKED_KEYS} API keys that are not revoked; revoke one it no longer uses first`,
+        );
+      }
+      return manager.getRepository(ApiKey).save({
+        id: randomUUID(),
+        accountId,
+        mode,
+        prefix: secret.slice(0, PREFIX_LENGTH),
+        secretHash: sha256Hex(secret),
+        revokedAt: null,
+        lastUsedAt: null,
+      });
     });
     return { id: key.id, mode: key.mode, prefix: key.prefix, secret, created_at: key.createdAt.toISOString() };
   }

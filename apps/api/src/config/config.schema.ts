@@ -135,6 +135,11 @@ export const configSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(1),
   /** Tokens a process takes from a key's shared bucket per Redis call; default 5 % of the limit, 1..100. */
   RATE_LIMIT_BLOCK: z.coerce.number().int().min(1).max(100).optional(),
+  /**
+   * Requests per account per window on /api/v1, shared by its keys (live keys one budget, test keys
+   * another); unset, RATE_LIMIT_REQUESTS: more keys add no budget (auth/rate-limit.service.ts).
+   */
+  RATE_LIMIT_ACCOUNT_REQUESTS: z.coerce.number().int().min(1).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /**
    * Accounts one client address (an IPv6 one's /64) may create per hour (auth/signup-throttle.ts); raise

@@ -82,7 +82,7 @@ describe('rate limit per key', () => {
     expect(limited.body).toEqual({ errors: [{ field: 'root', detail: expect.stringMatching(/retry in \d+ s/) }] });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
-    // Another key of the same account has its own bucket.
+    // The account's test keys have a budget of their own.
     expect((await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: r.testKey } })).status).toBe(200);
     const redis = (t.app.get(require('../../redis/redis.module').REDIS));
     const keys: string[] = await redis.keys('cbtest:*:rate*');

@@ -1,24 +1,17 @@
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { ApiException } from '../../common/errors/api.exception';
-import type { AppConfig } from '../../config/config.schema';
-import { RateLimitService, rateLimitBlock } from '../rate-limit.service';
+import { BlockRateLimiter, rateLimitBlock } from '../block-rate-limiter';
 
-/** The shared bucket in the real Redis; two service instances stand for two HTTP nodes. */
-describe('RateLimitService: tokens taken from Redis in blocks', () => {
+/** The shared bucket in the real Redis; two limiter instances stand for two HTTP nodes. */
+describe('BlockRateLimiter: tokens taken from Redis in blocks', () => {
   let redis: Redis;
   beforeAll(() => {
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   });
   afterAll(() => redis.quit());
 
-  const node = (prefix: string, requests: number, block?: number) =>
-    new RateLimitService(redis, {
-      REDIS_PREFIX: prefix,
-      RATE_LIMIT_REQUESTS: requests,
-      RATE_LIMIT_WINDOW_SECONDS: 60,
-      RATE_LIMIT_BLOCK: block,
-    } as AppConfig);
+  const node = (prefix: string, requests: number, block?: number) => new BlockRateLimiter(redis, `${prefix}:rate`, requests, 60, block);
 
   /** Runs the calls at once and counts how many passed and how many were refused with 429. */
   async function outcomes(calls: Array<Promise<void>>): Promise<{ passed: number; limited: number }> {
