@@ -18,6 +18,8 @@ export interface Draft {
 
 const PREFIX = 'crowdbox:draft:';
 const userPrefix = (userId: string) => `${PREFIX}${userId}:`;
+// Outside PREFIX, so no list of drafts ever reads it.
+const PROBE_KEY = 'crowdbox:draft-probe';
 // Drafts saved before they were keyed by user: `crowdbox:draft:<checkout id>`. One is read only for
 // the very checkout the server has just handed this user, so a draft of a lease in progress survives
 // the upgrade and nobody else's draft is ever shown.
@@ -46,11 +48,29 @@ export function loadDraft(userId: string, checkoutId: string): Draft | null {
   return parse(store?.getItem(userPrefix(userId) + checkoutId)) ?? parse(store?.getItem(legacyKey(checkoutId)));
 }
 
-export function saveDraft(userId: string, draft: Omit<Draft, 'saved_at'>): void {
+/**
+ * Keeps the draft; false when it could not be kept (storage full, turned off, or blocked for the
+ * site), so the page can stop promising it. The task still works without it.
+ */
+export function saveDraft(userId: string, draft: Omit<Draft, 'saved_at'>): boolean {
+  return write(userPrefix(userId) + draft.checkout_id, JSON.stringify({ ...draft, saved_at: new Date().toISOString() }));
+}
+
+/** Whether a draft can be kept now: a write of a probe key (removed at once) succeeds. */
+export function canKeepDrafts(): boolean {
+  if (!write(PROBE_KEY, '')) return false;
+  storage()?.removeItem(PROBE_KEY);
+  return true;
+}
+
+function write(key: string, value: string): boolean {
+  const store = storage();
+  if (!store) return false;
   try {
-    storage()?.setItem(userPrefix(userId) + draft.checkout_id, JSON.stringify({ ...draft, saved_at: new Date().toISOString() }));
+    store.setItem(key, value);
+    return true;
   } catch {
-    // Storage full or disabled: the draft is a convenience, the task still works.
+    return false;
   }
 }
 

@@ -25,7 +25,7 @@ export interface TaskWorkspaceProps extends TaskBoxesInput {
 /** One leased task: the image with the annotator, and beside it the prompt, the countdown, Submit and Skip. */
 export function TaskWorkspace(props: TaskWorkspaceProps) {
   const { checkout, busy } = props;
-  const { boxes, image, onChange, onImageSize, current } = useTaskBoxes(props);
+  const { boxes, image, kept, onChange, onImageSize, current } = useTaskBoxes(props);
   const { onExpired } = props;
   const expired = useCallback(() => onExpired(checkout, current.current.length), [onExpired, checkout, current]);
 
@@ -124,9 +124,15 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
           </div>
         )}
         <p className="task-hint muted">
-          Drag on the image to draw a box. Press <kbd>?</kbd> on the image for every keyboard shortcut. Your boxes are kept on this device
-          until you submit.
+          Drag on the image to draw a box. Press <kbd>?</kbd> on the image for every keyboard shortcut.
+          {kept && ' Your boxes are kept on this device until you submit.'}
         </p>
+        {!kept && (
+          <p className="alert warning" role="status" data-testid="draft-not-kept">
+            Your boxes are not being saved on this device (its storage is full or turned off): a reload or a closed tab loses them, so
+            submit before you leave.
+          </p>
+        )}
       </aside>
     </div>
   );

@@ -1,6 +1,7 @@
 import { sameSize, type Box, type ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { canKeepDrafts } from './draft-store';
 import { boxesInImage } from './image-frame';
 
 export interface TaskBoxesInput {
@@ -8,15 +9,15 @@ export interface TaskBoxesInput {
   /** The draft's boxes, and the size of the image they were drawn on when the draft knows it. */
   initialBoxes: Box[];
   initialImage: ImageSize | undefined;
-  /** Keeps the boxes, with the size of the image they are in, as the task's draft. */
-  onDraft: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize | undefined) => void;
+  /** Keeps the boxes, with the size of the image they are in, as the task's draft; false when they could not be kept. */
+  onDraft: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize | undefined) => boolean;
   /** Hears the boxes another tab on the same lease saved; returns the unsubscribe. */
   watchOtherTabs: (checkout: CheckoutResponse, onBoxes: (boxes: Box[], drawnIn: ImageSize | undefined) => void) => () => void;
 }
 
 /**
  * The boxes of one leased task and the image size they are in. Every edit is kept as the draft with
- * that size; when the image loads at a size other than the draft's (replaced at its URL, served at
+ * that size (`kept` says whether it could be); when the image loads at a size other than the draft's (replaced at its URL, served at
  * another size), the boxes are scaled onto it so they stay on the same objects, and kept so; the boxes
  * another tab saves are shown too, in this image's size (not saved again: that tab has just saved them).
  */
@@ -27,11 +28,13 @@ export function useTaskBoxes({ checkout, initialBoxes, initialImage, onDraft, wa
   current.current = boxes;
   // The size the boxes are in: the draft's until the image loads, then the image's own.
   const frame = useRef(initialImage);
+  // Whether the draft is being kept (the page promises it only then): known before the first edit, and after each.
+  const [kept, setKept] = useState(canKeepDrafts);
 
   const onChange = useCallback(
     (next: Box[]) => {
       setBoxes(next);
-      onDraft(checkout, next, frame.current);
+      setKept(onDraft(checkout, next, frame.current));
     },
     [onDraft, checkout],
   );
@@ -44,7 +47,7 @@ export function useTaskBoxes({ checkout, initialBoxes, initialImage, onDraft, wa
       if (!drawnIn || sameSize(drawnIn, size) || current.current.length === 0) return;
       const scaled = boxesInImage(current.current, drawnIn, size);
       setBoxes(scaled);
-      onDraft(checkout, scaled, size);
+      setKept(onDraft(checkout, scaled, size));
     },
     [onDraft, checkout],
   );
@@ -54,5 +57,5 @@ export function useTaskBoxes({ checkout, initialBoxes, initialImage, onDraft, wa
     [watchOtherTabs, checkout],
   );
 
-  return { boxes, image, onChange, onImageSize, current };
+  return { boxes, image, kept, onChange, onImageSize, current };
 }

@@ -191,7 +191,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
   }, []);
 
   const keepDraft = useCallback(
-    (checkout: CheckoutResponse, boxes: Box[], image: ImageSize | undefined) =>
+    (checkout: CheckoutResponse, boxes: Box[], image: ImageSize | undefined): boolean =>
       saveDraft(userId, { checkout_id: checkout.checkout_id, project_uuid: checkout.project_uuid, boxes, image }),
     [userId],
   );

@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
-import { clearDraft, loadDraft, saveDraft, staleDrafts, userDrafts } from '../draft-store';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { canKeepDrafts, clearDraft, loadDraft, saveDraft, staleDrafts, userDrafts } from '../draft-store';
 
 const BOX = { label: 'car', center_x: 10, center_y: 10, width: 8, height: 8 };
 
@@ -26,5 +26,30 @@ describe('draft store', () => {
     expect(loadDraft('ann', 'c1')?.boxes).toEqual([BOX]);
     clearDraft('ann', 'c1');
     expect(localStorage.length).toBe(0);
+  });
+
+  describe('when this browser keeps nothing', () => {
+    afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+    it('says a draft was kept only when it was', () => {
+      expect(canKeepDrafts()).toBe(true);
+      expect(saveDraft('ann', { checkout_id: 'c1', project_uuid: 'p', boxes: [BOX] })).toBe(true);
+      // Storage full, or refused (private windows of some browsers): setItem throws.
+      jest.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+        throw new DOMException('quota exceeded', 'QuotaExceededError');
+      });
+      expect(saveDraft('ann', { checkout_id: 'c1', project_uuid: 'p', boxes: [BOX, BOX] })).toBe(false);
+      expect(canKeepDrafts()).toBe(false);
+    });
+
+    it('says so when localStorage cannot even be reached (storage blocked for the site)', () => {
+      jest.spyOn(window, 'localStorage', 'get').mockImplementation(() => {
+        throw new DOMException('access denied', 'SecurityError');
+      });
+      expect(canKeepDrafts()).toBe(false);
+      expect(saveDraft('ann', { checkout_id: 'c1', project_uuid: 'p', boxes: [BOX] })).toBe(false);
+    });
   });
 });
