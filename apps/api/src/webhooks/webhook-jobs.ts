@@ -2,6 +2,7 @@ import type { WebhookChallengeJob, WebhookDeliveryJob } from '@crowdbox/contract
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { RepeatedWarnings } from '../common/repeated-warnings';
 import { ProducerQueues } from '../queues/producer-queues';
 
 /** How long and how often sendAgain watches an active job (an attempt lasts at most WEBHOOK_TIMEOUT_MS plus its wait for a receiver slot). */
@@ -18,6 +19,12 @@ export const challengeJobId = (endpointId: string) => `challenge-${endpointId}`;
 @Injectable()
 export class WebhookJobs {
   private readonly logger = new Logger(WebhookJobs.name);
+  /** A Redis outage fails every completion's enqueue: one line a minute per kind and reason, not one per event. */
+  private readonly warnings = {
+    deliveries: new RepeatedWarnings(this.logger),
+    challenges: new RepeatedWarnings(this.logger),
+    redeliveries: new RepeatedWarnings(this.logger),
+  };
 
   readonly deliveries: Queue<WebhookDeliveryJob>;
   readonly challenges: Queue<WebhookChallengeJob>;
@@ -28,11 +35,11 @@ export class WebhookJobs {
   }
 
   enqueueDelivery(eventId: string): void {
-    this.fireAndForget(`delivery of event ${eventId}`, () => this.addDelivery(eventId));
+    this.fireAndForget('deliveries', () => this.addDelivery(eventId));
   }
 
   scheduleChallenge(endpointId: string): void {
-    this.fireAndForget(`challenge of endpoint ${endpointId}`, () => this.addChallenge(endpointId));
+    this.fireAndForget('challenges', () => this.addChallenge(endpointId));
   }
 
   /** Awaitable forms, for the relay (which wants to know whether it worked). */
@@ -67,7 +74,7 @@ export class WebhookJobs {
         await sleep(ACTIVE_WATCH_POLL_MS, undefined, { ref: false });
       }
     } catch (error) {
-      this.logger.warn(`redelivery of event ${eventId} left to the outbox relay: ${(error as Error).message}`);
+      this.warnings.redeliveries.report('redeliveries left to the outbox relay', error as Error);
     }
   }
 
@@ -79,12 +86,12 @@ export class WebhookJobs {
     );
   }
 
-  private fireAndForget(what: string, add: () => Promise<void>): void {
+  private fireAndForget(what: 'deliveries' | 'challenges', add: () => Promise<void>): void {
     const notReady = this.queues.notReady();
     if (notReady) {
-      this.logger.warn(`${what} left to the outbox relay: ${notReady}`);
+      this.warnings[what].report(`${what} left to the outbox relay`, new Error(notReady));
       return;
     }
-    add().catch((error: Error) => this.logger.warn(`${what} left to the outbox relay: ${error.message}`));
+    add().catch((error: Error) => this.warnings[what].report(`${what} left to the outbox relay`, error));
   }
 }

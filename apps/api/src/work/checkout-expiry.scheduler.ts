@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { RepeatedWarnings } from '../common/repeated-warnings';
 import { ProducerQueues } from '../queues/producer-queues';
 
 export function expiryJobId(checkoutId: string): string {
@@ -38,6 +39,8 @@ interface Pending {
 @Injectable()
 export class CheckoutExpiryScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CheckoutExpiryScheduler.name);
+  /** A Redis outage fails every lease's add: one line a minute per reason, not one per lease. */
+  private readonly warnings = new RepeatedWarnings(this.logger);
   private readonly pending = new Map<string, Pending>();
   private readonly maxGraceMs: number;
   private timer?: NodeJS.Timeout;
@@ -94,9 +97,9 @@ export class CheckoutExpiryScheduler implements OnApplicationBootstrap, BeforeAp
    */
   unschedule(checkoutId: string): void {
     if (this.queues.notReady()) return;
-    void this.queues.checkoutExpiry.remove(expiryJobId(checkoutId)).catch((error: Error) =>
-      this.logger.warn(`expiry job for checkout ${checkoutId} not removed (it will find the lease ended): ${error.message}`),
-    );
+    void this.queues.checkoutExpiry
+      .remove(expiryJobId(checkoutId))
+      .catch((error: Error) => this.warnings.report('expiry jobs of ended leases not removed (they will find the lease ended)', error));
   }
 
   /** Adds the jobs of the leases whose grace is over (`all`: of every lease in its grace) that are still active. */
@@ -142,7 +145,7 @@ export class CheckoutExpiryScheduler implements OnApplicationBootstrap, BeforeAp
         { jobId: expiryJobId(checkoutId), delay: Math.max(0, expiresAt.getTime() - Date.now()) + 1000 },
       );
     } catch (error) {
-      this.logger.warn(`expiry job for checkout ${checkoutId} not scheduled (the sweeper will expire it): ${(error as Error).message}`);
+      this.warnings.report('expiry jobs not scheduled (the sweeper will expire those leases)', error as Error);
     }
   }
 }

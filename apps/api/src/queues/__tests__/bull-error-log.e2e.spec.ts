@@ -8,18 +8,18 @@ import { startTestApp } from '../../../test/test-app';
 import { WebhookChallengeProcessor } from '../../webhooks/webhook-challenge.processor';
 import { WebhookDeliveryProcessor } from '../../webhooks/webhook-delivery.processor';
 import { CheckoutExpiryProcessor } from '../../work/checkout-expiry.processor';
-import { BullErrorLog } from '../bull-error-log';
+import { RepeatedWarnings } from '../../common/repeated-warnings';
 
 const spyOnOutput = () => ({
   consoleError: jest.spyOn(console, 'error').mockImplementation(() => undefined),
   warn: jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined),
 });
 
-describe('BullErrorLog', () => {
+describe('RepeatedWarnings', () => {
   it('logs a message once a minute at most, then says how many were left out', () => {
     let now = 0;
     const warn = jest.fn();
-    const log = new BullErrorLog({ warn }, 60_000, () => now);
+    const log = new RepeatedWarnings({ warn }, 60_000, () => now);
     const refused = new Error('connect ECONNREFUSED 127.0.0.1:6379');
     for (let i = 0; i < 30; i++) log.report('worker checkout-expiry', refused);
     log.report('queue webhook-delivery', refused);

@@ -5,9 +5,11 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
+import { freePort } from '../../../test/free-port';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { APP_CONFIG } from '../../config/config.module';
 import { REDIS } from '../../redis/redis.module';
+import { WebhookJobs } from '../../webhooks/webhook-jobs';
 import { CheckoutExpiryScheduler, expiryJobId } from '../../work/checkout-expiry.scheduler';
 import { ProducerQueues } from '../producer-queues';
 
@@ -90,6 +92,31 @@ describe('ProducerQueues', () => {
       expect(warn).toHaveBeenCalledWith('queue webhook-delivery: OOM command not allowed when used memory > maxmemory');
     } finally {
       warn.mockRestore();
+    }
+  });
+
+  it('fold what an outage fails for every lease and every event into one line a minute per kind and reason', async () => {
+    const away = await startTestApp({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { role: 'http' });
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const expiry = away.app.get(CheckoutExpiryScheduler);
+      const jobs = away.app.get(WebhookJobs);
+      for (let i = 0; i < 50; i++) {
+        expiry.schedule(randomUUID(), new Date(Date.now() + 60_000));
+        expiry.unschedule(randomUUID());
+        jobs.enqueueDelivery(randomUUID());
+        jobs.scheduleChallenge(randomUUID());
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      const lines = warn.mock.calls.map(([message]) => String(message));
+      expect(lines.filter((line) => line.startsWith('expiry jobs not scheduled'))).toHaveLength(1);
+      expect(lines.filter((line) => line.startsWith('deliveries left to the outbox relay'))).toHaveLength(1);
+      expect(lines.filter((line) => line.startsWith('challenges left to the outbox relay'))).toHaveLength(1);
+      // unschedule skips Redis while it is away; nothing per lease either way.
+      expect(lines.filter((line) => /[0-9a-f]{8}-[0-9a-f]{4}-/.test(line))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+      await away.close();
     }
   });
 });
