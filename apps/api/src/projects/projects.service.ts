@@ -14,6 +14,7 @@ import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
+import { inLongTransaction } from '../database/long-transaction';
 import type { AppConfig } from '../config/config.schema';
 import { cancelOutstanding, type CancelResult } from './cancel-outstanding';
 import { Project, type ProjectLabel } from './project.entity';
@@ -22,6 +23,13 @@ import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
 
 /** Tableau 10: distinct, readable label colours for labels given without one. */
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+/**
+ * How long each statement of a cancel_outstanding may take: it ends every outstanding task of a project
+ * at once, ~1 s per 100,000 tasks measured, so the pool's statement limit (30 s) would refuse a project
+ * of a few million for good.
+ */
+const CANCEL_LIMIT_MS = 10 * 60_000;
 
 const MAX_CACHED_PROJECTS = 10_000;
 /**
@@ -106,9 +114,10 @@ export class ProjectsService {
     return project;
   }
 
+  /** In one transaction of statements allowed CANCEL_LIMIT_MS each: its size is the project's (cancel-outstanding.ts). */
   async cancelOutstanding(accountId: string, id: string): Promise<CancelResult> {
     const project = await this.owned(accountId, id);
-    return this.db.transaction((tx) => cancelOutstanding(tx, project.id));
+    return inLongTransaction(this.db, CANCEL_LIMIT_MS, (tx) => cancelOutstanding(tx, project.id));
   }
 
   /** A project by id through the short-lived cache (the add_task hot path). */
