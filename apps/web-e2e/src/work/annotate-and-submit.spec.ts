@@ -1,17 +1,31 @@
+import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
 import { withExifOrientation } from '../../support/exif';
 import { useHarness } from '../../support/harness';
-import { boxMatches, type ImageBox, type ImageRect } from '../../support/pages/annotator.page';
+import { boxMatches, type ImageBox, type ImageRect, type StageGeometry } from '../../support/pages/annotator.page';
 import { LoginPage } from '../../support/pages/login.page';
 import { TaskPage } from '../../support/pages/task.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
+import { withExifResolution } from './exif-resolution';
 
 const harness = useHarness();
 
 const describeBox = (b: ImageBox) => `${b.label} ${b.center_x},${b.center_y} ${b.width}x${b.height}`;
 const describeRect = (label: string, r: ImageRect) =>
   `${label} ${((r.x0 + r.x1) / 2).toFixed(1)},${((r.y0 + r.y1) / 2).toFixed(1)} ${(r.x1 - r.x0).toFixed(1)}x${(r.y1 - r.y0).toFixed(1)}`;
+
+/** 'red' or 'blue' (or the colour seen) where the stage shows an image-relative point. */
+const colourAt = (page: Page, g: StageGeometry, fx: number, fy: number) =>
+  page.evaluate(
+    ({ x, y }) => {
+      const canvas = document.querySelector('[data-testid="annotator-stage"] canvas') as HTMLCanvasElement;
+      const ratio = canvas.width / canvas.clientWidth;
+      const [r, , b] = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
+      return r > 150 && b < 100 ? 'red' : b > 150 && r < 100 ? 'blue' : `rgb ${r},${b}`;
+    },
+    { x: g.offsetX + fx * g.image.width * g.scale, y: g.offsetY + fy * g.image.height * g.scale },
+  );
 
 describe('annotating a task', () => {
   it('draws at a zoom other than 1, relabels by key, resizes, deletes and undoes, submits; the requester reads the same boxes', async () => {
@@ -153,17 +167,7 @@ describe('annotating a task', () => {
     const g = await task.annotator.geometry();
     expect(g.image).toEqual({ width: 120, height: 240 });
     // The canvas draws it turned as well: red at the top of the image, blue at the bottom.
-    const colourAt = (fx: number, fy: number) =>
-      page.evaluate(
-        ({ x, y }) => {
-          const canvas = document.querySelector('[data-testid="annotator-stage"] canvas') as HTMLCanvasElement;
-          const ratio = canvas.width / canvas.clientWidth;
-          const [r, , b] = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
-          return r > 150 && b < 100 ? 'red' : b > 150 && r < 100 ? 'blue' : `rgb ${r},${b}`;
-        },
-        { x: g.offsetX + fx * g.image.width * g.scale, y: g.offsetY + fy * g.image.height * g.scale },
-      );
-    expect([await colourAt(0.5, 0.25), await colourAt(0.5, 0.75)]).toEqual(['red', 'blue']);
+    expect([await colourAt(page, g, 0.5, 0.25), await colourAt(page, g, 0.5, 0.75)]).toEqual(['red', 'blue']);
 
     // A box on the lower half lies below y = 120, outside the stored frame, and the server takes it.
     const rect = await task.annotator.drawBox(0.2, 0.6, 0.8, 0.9);
@@ -176,5 +180,72 @@ describe('annotating a task', () => {
     expect(body.annotations[0].center_y).toBeGreaterThan(120);
     await task.noTask.waitFor();
     expect(await task.notice.innerText()).toContain('Submitted 1 box.');
+  });
+
+  it('takes a JPEG whose EXIF resolution makes the browser show it smaller in the pixels of its file, still turned by its orientation', async () => {
+    const h = harness();
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+
+    // Stored 240x120 at 144 dpi, with PixelX/YDimension 120x60: Chromium's <img> reports 120x60, half
+    // the pixels a requester reads the boxes against. Left half red, right half blue.
+    const stored = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 240;
+      canvas.height = 120;
+      const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+      ctx.fillStyle = '#dc0000';
+      ctx.fillRect(0, 0, 120, 120);
+      ctx.fillStyle = '#0000dc';
+      ctx.fillRect(120, 0, 120, 120);
+      return canvas.toDataURL('image/jpeg', 0.95).split(',')[1];
+    });
+    const origin = new URL(h.images.url(1, 1)).origin;
+    const photos = {
+      upright: { url: `${origin}/images/photo-144dpi.jpg`, orientation: undefined, frame: { width: 240, height: 120 } },
+      turned: { url: `${origin}/images/photo-144dpi-exif-6.jpg`, orientation: 6, frame: { width: 120, height: 240 } },
+    };
+    for (const photo of Object.values(photos)) {
+      const jpeg = withExifResolution(Buffer.from(stored, 'base64'), { orientation: photo.orientation, dpi: 144, pixelWidth: 120, pixelHeight: 60 });
+      await page.route(photo.url, (route) =>
+        route.fulfill({ status: 200, contentType: 'image/jpeg', headers: { 'access-control-allow-origin': '*' }, body: jpeg }),
+      );
+    }
+    // The case this is about: the element's natural size is the density-corrected one.
+    const natural = await page.evaluate(async (url) => {
+      const img = new Image();
+      img.crossOrigin = 'anonymous';
+      img.src = url;
+      await img.decode();
+      return { width: img.naturalWidth, height: img.naturalHeight };
+    }, photos.upright.url);
+    expect(natural).toEqual({ width: 120, height: 60 });
+
+    for (const photo of Object.values(photos)) {
+      const project = await aProjectWithTasks(h, { tasks: 0 });
+      const added = await h.api.request({
+        method: 'POST',
+        url: '/api/v1/projects/add_task',
+        headers: { apikey: project.liveKey },
+        body: { task: { project_uuid: project.projectUuid, external_image_url: photo.url, substitutions: {} } },
+      });
+      expect(added.status).toBe(201);
+
+      const task = await new TaskPage(page).goto(project.projectUuid);
+      const g = await task.annotator.geometry();
+      expect(g.image).toEqual(photo.frame);
+      // The picture fills the frame: red on the left (or top), blue on the right (or bottom).
+      const [first, second] = photo.orientation ? [[0.5, 0.25], [0.5, 0.75]] : [[0.25, 0.5], [0.75, 0.5]];
+      expect([await colourAt(page, g, first[0], first[1]), await colourAt(page, g, second[0], second[1])]).toEqual(['red', 'blue']);
+      // A box over the blue half: the right half of the file's pixels, the lower half once turned.
+      const rect = photo.orientation ? await task.annotator.drawBox(0.2, 0.6, 0.8, 0.9) : await task.annotator.drawBox(0.6, 0.2, 0.9, 0.8);
+      const submitted = page.waitForRequest((req) => req.url().endsWith('/submit'));
+      await task.submit();
+      const body = (await submitted).postDataJSON() as { image_width: number; image_height: number; annotations: ImageBox[] };
+      expect({ width: body.image_width, height: body.image_height }).toEqual(photo.frame);
+      expect(boxMatches(body.annotations[0], rect)).toBe(true);
+      expect(photo.orientation ? body.annotations[0].center_y : body.annotations[0].center_x).toBeGreaterThan(120);
+      await task.noTask.waitFor();
+    }
   });
 });

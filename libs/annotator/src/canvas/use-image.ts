@@ -1,10 +1,14 @@
+import type { ImageSize } from '@crowdbox/boxes';
 import { useEffect, useState } from 'react';
+import { imageFrame } from './image-frame.util';
 
 export type ImageStatus = 'loading' | 'loaded' | 'error';
 
 export interface LoadedImage {
   image: HTMLImageElement | null;
   status: ImageStatus;
+  /** The frame boxes are in (image-frame.util.ts), once loaded. */
+  size: ImageSize | null;
 }
 
 /**
@@ -22,21 +26,23 @@ export function crossOriginFor(url: string, pageOrigin: string): 'anonymous' | u
 }
 
 export function useImage(url: string): LoadedImage {
-  const [loaded, setLoaded] = useState<LoadedImage>({ image: null, status: 'loading' });
+  const [loaded, setLoaded] = useState<LoadedImage>({ image: null, status: 'loading', size: null });
 
   useEffect(() => {
     let cancelled = false;
-    setLoaded({ image: null, status: 'loading' });
+    setLoaded({ image: null, status: 'loading', size: null });
     const load = (crossOrigin: 'anonymous' | undefined): void => {
       const img = new window.Image();
       if (crossOrigin) img.crossOrigin = crossOrigin;
       img.onload = () => {
-        if (!cancelled) setLoaded({ image: img, status: 'loaded' });
+        void imageFrame(img).then((size) => {
+          if (!cancelled) setLoaded({ image: img, status: 'loaded', size });
+        });
       };
       img.onerror = () => {
         if (cancelled) return;
         if (crossOrigin) load(undefined);
-        else setLoaded({ image: null, status: 'error' });
+        else setLoaded({ image: null, status: 'error', size: null });
       };
       img.src = url;
     };

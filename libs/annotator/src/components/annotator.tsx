@@ -29,7 +29,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
   const labelNames = useMemo(() => labels.map((l) => l.name), [labels]);
   const colors = useMemo(() => labelColors(labels), [labels]);
   const { store, state, dispatch } = useAnnotatorStore({ boxes, labels: labelNames, editable, onChange });
-  const { image, status } = useImage(imageUrl);
+  const { image, status, size } = useImage(imageUrl);
 
   const [helpOpen, setHelpOpen] = useState(false);
   const [spaceHeld, setSpaceHeld] = useState(false);
@@ -42,11 +42,10 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
     onImageSizeRef.current = onImageSize;
   });
   useEffect(() => {
-    if (status !== 'loaded' || !image) return;
-    const size = { width: image.naturalWidth, height: image.naturalHeight };
+    if (status !== 'loaded' || !size) return;
     store.dispatch(actions.imageLoaded(size));
     onImageSizeRef.current?.(size);
-  }, [image, status, store]);
+  }, [size, status, store]);
 
   const onStageSize = useCallback((size: { width: number; height: number }) => store.dispatch(actions.stageResized(size)), [store]);
   useStageSize(stageRef, onStageSize);

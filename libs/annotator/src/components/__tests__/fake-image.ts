@@ -1,6 +1,7 @@
 /**
  * jsdom loads no images: this stands in for window.Image with a real <img> element (so Konva and
- * jest-canvas-mock accept it) that "loads" as an 800x600 image, or fails when the URL says 'broken'.
+ * jest-canvas-mock accept it) that "loads" as an 800x600 image, or fails when the URL says 'broken',
+ * and for createImageBitmap, which decodes it at that size.
  */
 export function installFakeImage(size = { width: 800, height: 600 }): () => void {
   const original = window.Image;
@@ -19,8 +20,12 @@ export function installFakeImage(size = { width: 800, height: 600 }): () => void
     return img;
   }
   window.Image = FakeImage as unknown as typeof window.Image;
+  // The decoded bitmap (image-frame.util.ts) is the same size; jest-canvas-mock's would be 1x1.
+  const originalBitmap = window.createImageBitmap;
+  window.createImageBitmap = (() => Promise.resolve({ ...size, close: () => undefined })) as unknown as typeof window.createImageBitmap;
   return () => {
     window.Image = original;
+    window.createImageBitmap = originalBitmap;
   };
 }
 
