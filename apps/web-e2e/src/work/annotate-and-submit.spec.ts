@@ -1,13 +1,12 @@
 import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
-import { withExifOrientation } from '../../support/exif';
+import { withExifOrientation, withExifResolution } from '../../support/exif';
 import { useHarness } from '../../support/harness';
 import { boxMatches, type ImageBox, type ImageRect, type StageGeometry } from '../../support/pages/annotator.page';
 import { LoginPage } from '../../support/pages/login.page';
 import { TaskPage } from '../../support/pages/task.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
-import { withExifResolution } from './exif-resolution';
 
 const harness = useHarness();
 
