@@ -9,6 +9,7 @@ import { RateLimitService } from './rate-limit.service';
 import { SessionController } from './session.controller';
 import { SessionGuard } from './session.guard';
 import { SessionPruning } from './session-pruning';
+import { SessionRateLimit } from './session-rate-limit';
 import { SessionsService } from './sessions.service';
 import { SignupThrottle } from './signup-throttle';
 
@@ -23,8 +24,8 @@ export class AuthModule {
     return {
       module: AuthModule,
       controllers: [SessionController, ApiKeysController, PingController],
-      providers: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
-      exports: [SessionsService, SessionGuard, ApiKeysService, ApiKeyGuard, RateLimitService],
+      providers: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
+      exports: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, RateLimitService],
     };
   }
 }

@@ -2,12 +2,20 @@ import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/com
 import type { FastifyRequest } from 'fastify';
 import { ApiException } from '../common/errors/api.exception';
 import { readSessionCookie } from './session-cookie';
+import { SessionRateLimit } from './session-rate-limit';
 import { SessionsService } from './sessions.service';
 
-/** Accepts `Authorization: Bearer <token>` or the httpOnly session cookie. */
+/**
+ * Accepts `Authorization: Bearer <token>` or the httpOnly session cookie, and holds the user to the
+ * session rate limit on every route but `/api/session/*` (log-out, me and the password change must
+ * answer whatever the user did before; the change has the log-in limits).
+ */
 @Injectable()
 export class SessionGuard implements CanActivate {
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly rateLimit: SessionRateLimit,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
@@ -15,6 +23,7 @@ export class SessionGuard implements CanActivate {
     if (!token) throw ApiException.of(401, 'root', 'log in first: send Authorization: Bearer <token> or the session cookie');
     const principal = await this.sessions.resolve(token);
     if (!principal) throw ApiException.of(401, 'root', 'the session has expired or was logged out; log in again');
+    if (!request.routeOptions.url?.startsWith('/api/session/')) await this.rateLimit.consume(principal.userId);
     request.session = principal;
     return true;
   }

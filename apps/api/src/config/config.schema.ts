@@ -142,6 +142,12 @@ export const configSchema = z.object({
   RATE_LIMIT_ACCOUNT_REQUESTS: z.coerce.number().int().min(1).optional(),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /**
+   * Requests per signed-in user per window on /api/work and /api/console (auth/session-rate-limit.ts):
+   * far above what the worker app and the console send, while a script looping on one session meets it.
+   */
+  SESSION_RATE_LIMIT_REQUESTS: z.coerce.number().int().min(1).default(600),
+  SESSION_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /**
    * Accounts one client address (an IPv6 one's /64) may create per hour (auth/signup-throttle.ts); raise
    * it where a larger group signs up from behind one address, e.g. a classroom onboarding its annotators.
    */

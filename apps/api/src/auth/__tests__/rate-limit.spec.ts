@@ -68,6 +68,17 @@ describe('BlockRateLimiter: tokens taken from Redis in blocks', () => {
     expect(await outcomes(Array.from({ length: 3 }, () => limiter.consume('key-f')))).toEqual({ passed: 3, limited: 0 });
   });
 
+  it('while Redis is away, an in-process stand-in holds the same limit and no request fails otherwise', async () => {
+    // Nothing listens on port 1; without the offline queue every command fails at once, as in an outage.
+    const away = new Redis({ port: 1, lazyConnect: true, enableOfflineQueue: false, retryStrategy: () => null });
+    try {
+      const limiter = new BlockRateLimiter(away, 'cbtest:away:rate', 30, 60, 4);
+      expect(await outcomes(Array.from({ length: 40 }, () => limiter.consume('key-g')))).toEqual({ passed: 30, limited: 10 });
+    } finally {
+      away.disconnect();
+    }
+  });
+
   it('the default block is 5 % of the limit, between 1 and 100, and exact for small limits', () => {
     expect(rateLimitBlock(100, undefined)).toBe(5);
     expect(rateLimitBlock(39, undefined)).toBe(1);
