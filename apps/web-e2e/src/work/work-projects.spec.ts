@@ -62,6 +62,8 @@ describe('the work list', () => {
     await page.getByRole('button', { name: 'Create an account' }).click();
     await page.waitForURL((url) => url.pathname === '/work');
     await page.getByRole('heading', { name: 'Find work' }).waitFor();
+    // Workers are told what a requester can learn of them from the task images.
+    expect(await page.getByTestId('image-privacy').innerText()).toMatch(/sees your IP address.*never see your name or email/s);
 
     // Nothing overflows sideways at phone width.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -178,6 +178,12 @@ export function WorkProjectsPage() {
           </div>
         </section>
       )}
+
+      {/* docs/decisions.md, "Task images load from the requester's address". */}
+      <p className="muted" data-testid="image-privacy">
+        Task images load straight from each requester&rsquo;s server, which sees your IP address as any website you visit does.
+        Requesters never see your name or email.
+      </p>
     </div>
   );
 }
