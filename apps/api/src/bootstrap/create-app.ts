@@ -17,6 +17,7 @@ import { RouteTable } from '../common/http/route-table';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
 import type { AppConfig } from '../config/config.schema';
 import { runMigrations } from '../database/run-migrations';
+import { HttpMetrics } from '../metrics/http-metrics';
 import { WebApp } from '../web/web-app';
 import { errWithoutValues } from './error-log-serializer';
 import { PinoNestLogger } from './pino-nest.logger';
@@ -70,20 +71,25 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerJsonBodyParser(fastify);
   registerBrowserOriginCheck(fastify);
   registerResponseHeaders(fastify);
-  if ((levels.values[config.LOG_LEVEL] ?? Infinity) <= levels.values.info) {
-    fastify.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
-      done();
-    });
-  }
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(fastify.log),
     abortOnError: false,
+  });
+  // One onResponse hook, added before Nest registers its routes (app.init below): the request's time for
+  // /metrics (metrics/http-metrics.ts), and its log line.
+  const httpMetrics = app.get(HttpMetrics);
+  const logRequests = (levels.values[config.LOG_LEVEL] ?? Infinity) <= levels.values.info;
+  fastify.addHook('onResponse', (request, reply, done) => {
+    httpMetrics.observe(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime);
+    if (logRequests) {
+      request.log.info(
+        { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
+    }
+    done();
   });
   // hook: false keeps cookie parsing off every request; auth/session-cookie.ts reads the one cookie we use.
   await app.register(fastifyCookie, { hook: false });

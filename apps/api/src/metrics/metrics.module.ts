@@ -1,6 +1,17 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
+import { metricsRegistryProvider } from './metrics-registry';
 import { MetricsService } from './metrics.service';
 
-@Module({ controllers: [MetricsController], providers: [MetricsService] })
+/**
+ * GET /metrics and the instruments it renders. Global: the instruments are counted where things happen
+ * (create-app.ts's request hook, the webhook processors), outside this module.
+ */
+@Global()
+@Module({
+  controllers: [MetricsController],
+  providers: [metricsRegistryProvider, MetricsService, HttpMetrics],
+  exports: [MetricsService, HttpMetrics],
+})
 export class MetricsModule {}

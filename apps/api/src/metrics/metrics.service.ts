@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, type Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ProducerQueues } from '../queues/producer-queues';
 import { WEBHOOK_ENDPOINT_STATES } from '../webhooks/webhook-endpoint.entity';
+import { METRICS_REGISTRY } from './metrics-registry';
 
 const JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
 
@@ -25,7 +26,6 @@ interface DatabaseFigures {
  */
 @Injectable()
 export class MetricsService {
-  private readonly registry = new Registry();
   private readonly sourceUp: Gauge<'source'>;
   private readonly pending: Gauge<'waiting_for'>;
   private readonly oldestDue: Gauge;
@@ -33,6 +33,7 @@ export class MetricsService {
   private readonly jobs: Gauge<'queue' | 'state'>;
 
   constructor(
+    @Inject(METRICS_REGISTRY) private readonly registry: Registry,
     @InjectDataSource() private readonly db: DataSource,
     private readonly queues: ProducerQueues,
   ) {

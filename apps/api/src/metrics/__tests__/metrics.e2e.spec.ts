@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { aRequester } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import type { JobType, Queue } from 'bullmq';
+import { Registry } from 'prom-client';
 import { ProducerQueues } from '../../queues/producer-queues';
 import { MetricsService } from '../metrics.service';
 
@@ -89,6 +90,33 @@ describe('GET /metrics', () => {
       expect(text).toMatch(/^crowdbox_nodejs_eventloop_lag_seconds /m);
     });
 
+    it('times each request by method, route pattern (never the URL) and status class', async () => {
+      const r = await aRequester(t);
+      const ids = [randomUUID(), randomUUID()];
+      for (const id of ids) {
+        expect((await t.request({ method: 'GET', url: `/api/v1/tasks/${id}`, headers: { apikey: r.liveKey } })).status).toBe(422);
+      }
+      expect((await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: r.liveKey } })).status).toBe(200);
+      expect((await t.request({ method: 'GET', url: '/api/v1/ping' })).status).toBe(401);
+      for (const path of ['/no/such/path', `/no/such/${randomUUID()}`]) {
+        expect((await t.request({ method: 'GET', url: path })).status).toBe(404);
+      }
+
+      const text = (await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).text;
+      const count = (labels: string) => sample(text, `crowdbox_http_request_duration_seconds_count{${labels}}`);
+      expect(count('method="GET",route="/api/v1/tasks/:uuid",status_class="4xx"')).toBe(2);
+      expect(count('method="GET",route="/api/v1/ping",status_class="2xx"')).toBe(1);
+      expect(count('method="GET",route="/api/v1/ping",status_class="4xx"')).toBe(1);
+      expect(count('method="GET",route="unmatched",status_class="4xx"')).toBe(2);
+      // Buckets from 5 ms to 10 s; a request's time is in seconds.
+      const buckets = [...text.matchAll(/^crowdbox_http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="\/api\/v1\/ping",status_class="2xx"\} (\d+)$/gm)];
+      expect(buckets.map(([, le]) => le)).toEqual(['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf']);
+      expect(Number(buckets.at(-2)?.[2])).toBe(1);
+      expect(sample(text, 'crowdbox_http_request_duration_seconds_sum{method="GET",route="/api/v1/ping",status_class="2xx"}')).toBeLessThan(10);
+      // No raw URL anywhere: the ids and the unknown paths are not labels.
+      for (const part of [...ids, '/no/such']) expect(text).not.toContain(part);
+    });
+
     it('says which source it could not read, and clears that source’s figures instead of repeating old ones', async () => {
       // The app's real queues, behind a switch that makes Redis "go away" between two scrapes.
       const real = t.app.get(ProducerQueues);
@@ -97,7 +125,7 @@ describe('GET /metrics', () => {
         name: queue.name,
         getJobCounts: (...states: JobType[]) => (redisUp ? queue.getJobCounts(...states) : Promise.reject(new Error('Connection is closed.'))),
       });
-      const metrics = new MetricsService(t.db, {
+      const metrics = new MetricsService(new Registry(), t.db, {
         webhookDelivery: behindSwitch(real.webhookDelivery),
         webhookChallenge: behindSwitch(real.webhookChallenge),
         checkoutExpiry: behindSwitch(real.checkoutExpiry),
