@@ -1,19 +1,49 @@
 import type { EarningsResponse, WorkProjectResponse } from '@crowdbox/contracts';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SessionPrincipal } from '../common/http/principal';
+import { TtlCache } from '../common/ttl-cache';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+
+/** How long a worker's list of projects is answered from memory (at most CACHE_TTL_MS). */
+const PROJECTS_CACHE_MS = 2_000;
+const MAX_CACHED_LISTS = 10_000;
 
 /** The worker's overview: where there is work for them, and what they have earned. */
 @Injectable()
 export class WorkSummaryService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  /**
+   * Each worker's GET /api/work/projects for PROJECTS_CACHE_MS, by user id: the list is the worker's own
+   * (their account's projects and the tasks they ever leased are left out), so it cannot be shared, but
+   * a session asking again and again gets the same answer without the aggregate over every open task.
+   * The worker's own checkout, submit and release forget it (WorkController), so it never hides what
+   * they just did; others' changes show within PROJECTS_CACHE_MS.
+   */
+  private readonly projectLists: TtlCache<string, WorkProjectResponse[]>;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.projectLists = new TtlCache(Math.min(PROJECTS_CACHE_MS, config.CACHE_TTL_MS), MAX_CACHED_LISTS);
+  }
 
   /**
    * GET /api/work/projects: other accounts' projects with at least one task this worker could check
    * out now (open, a free slot, never leased by them). `reward` is the highest reward among those tasks.
    */
   async projects(worker: SessionPrincipal): Promise<WorkProjectResponse[]> {
+    return (await this.projectLists.get(worker.userId, () => this.loadProjects(worker))) ?? [];
+  }
+
+  /** Forgets this worker's cached list, after something they did that changes it. */
+  forgetProjects(worker: SessionPrincipal): void {
+    this.projectLists.delete(worker.userId);
+  }
+
+  private async loadProjects(worker: SessionPrincipal): Promise<WorkProjectResponse[]> {
     const rows: Array<{
       id: string;
       display_name: string;

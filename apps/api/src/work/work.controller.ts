@@ -33,7 +33,7 @@ export class WorkController {
     @Body() body: CheckoutDto,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DataBody<CheckoutResponse>> {
-    const { checkout, created } = await this.checkouts.checkOut(worker, body.project_uuid);
+    const { checkout, created } = await this.forgettingProjects(worker, this.checkouts.checkOut(worker, body.project_uuid));
     reply.status(created ? 201 : 200);
     return { data: checkout };
   }
@@ -55,13 +55,25 @@ export class WorkController {
     @Param('id') id: string,
     @Body() body: SubmitDto,
   ): Promise<DataBody<SubmitResponse>> {
-    return { data: await this.submissions.submit(worker, id, body) };
+    return { data: await this.forgettingProjects(worker, this.submissions.submit(worker, id, body)) };
   }
 
   @Post('checkouts/:id/release')
   @HttpCode(200)
   async release(@CurrentSession() worker: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ checkout_id: string; state: string }>> {
-    return { data: await this.checkouts.release(worker, id) };
+    return { data: await this.forgettingProjects(worker, this.checkouts.release(worker, id)) };
+  }
+
+  /**
+   * Awaits a change the worker makes to their leases and then forgets their cached project list (however
+   * the change ended: a failure may have changed something too), so their next list shows it.
+   */
+  private async forgettingProjects<T>(worker: SessionPrincipal, change: Promise<T>): Promise<T> {
+    try {
+      return await change;
+    } finally {
+      this.summary.forgetProjects(worker);
+    }
   }
 
   @Get('earnings')
