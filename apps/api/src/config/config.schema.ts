@@ -127,7 +127,10 @@ export const configSchema = z.object({
    * before it fails and its caller falls back (limits in memory, jobs left to the sweep and the relay).
    */
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(500),
-  /** How long GET /readyz waits for PostgreSQL (503 past it) and Redis (reported `no answer within …`, still 200). */
+  /**
+   * How long GET /readyz waits for PostgreSQL (503 past it) and Redis (reported `no answer within …`, still
+   * 200), and GET /metrics for each of its reads (that source's figures are left out past it).
+   */
   READYZ_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Requests per API key per window on /api/v1. */

@@ -2,7 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Gauge, type Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { pgPool } from '../database/prepared-statement';
 import { ProducerQueues } from '../queues/producer-queues';
+import { REDIS } from '../redis/redis.module';
+import type { RedisClient } from '../redis/redis-client';
 import { WEBHOOK_ENDPOINT_STATES } from '../webhooks/webhook-endpoint.entity';
 import { METRICS_REGISTRY } from './metrics-registry';
 
@@ -20,9 +25,12 @@ interface DatabaseFigures {
  * figures are read from PostgreSQL and Redis at each scrape, so they are the whole system's and the
  * same from whichever process answers: HTTP processes share a port, and jobs processes serve no HTTP
  * at all. Each source is one cheap read (the pending events' partial index, the small endpoints table,
- * BullMQ's counters); one that fails has its figures cleared (a gauge without labels reads 0) and says so in
- * `crowdbox_metrics_source_up`.
- * The process figures (CPU, memory, event-loop lag, GC) are the answering process's own.
+ * BullMQ's counters) given READYZ_TIMEOUT_MS, as a probe is; one that fails or takes longer has its
+ * figures cleared (a gauge without labels reads 0) and says so in `crowdbox_metrics_source_up`. With
+ * every pooled connection busy the database's read would otherwise wait for one as long as a request
+ * does, and the scrape, pool figures and all, would time out just when they matter.
+ * The process figures (CPU, memory, event-loop lag, GC, the pool, the Redis client) are the answering
+ * process's own.
  */
 @Injectable()
 export class MetricsService {
@@ -31,11 +39,15 @@ export class MetricsService {
   private readonly oldestDue: Gauge;
   private readonly endpoints: Gauge<'state'>;
   private readonly jobs: Gauge<'queue' | 'state'>;
+  private readonly pool: Gauge<'state'>;
+  private readonly redisUp: Gauge;
 
   constructor(
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
     @InjectDataSource() private readonly db: DataSource,
     private readonly queues: ProducerQueues,
+    @Inject(REDIS) private readonly redis: RedisClient,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'READYZ_TIMEOUT_MS'>,
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'crowdbox_' });
     const registers = [this.registry];
@@ -58,10 +70,23 @@ export class MetricsService {
     });
     this.endpoints = new Gauge({ name: 'crowdbox_webhook_endpoints', help: 'Callback addresses by state', labelNames: ['state'], registers });
     this.jobs = new Gauge({ name: 'crowdbox_queue_jobs', help: 'BullMQ jobs by queue and state', labelNames: ['queue', 'state'], registers });
+    this.pool = new Gauge({
+      name: 'crowdbox_db_pool_connections',
+      help: "This process's PostgreSQL pool (per process): connections open (total) and unused (idle), and queries waiting for one (waiting)",
+      labelNames: ['state'],
+      registers,
+    });
+    this.redisUp = new Gauge({
+      name: 'crowdbox_redis_up',
+      help: "1 when this process's shared Redis client is connected and ready, 0 while it connects or reconnects (per process)",
+      registers,
+    });
   }
 
   /** Reads every source, then renders the exposition text; with its content type. */
   async scrape(): Promise<{ body: string; contentType: string }> {
+    // First: the database's read below may itself wait for a connection, and would count as waiting.
+    this.readProcess();
     await Promise.all([
       this.read('postgres', () => this.readDatabase(), [this.pending, this.oldestDue, this.endpoints]),
       this.read('redis', () => this.readQueues(), [this.jobs]),
@@ -69,35 +94,57 @@ export class MetricsService {
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };
   }
 
-  /** Runs one source's reader; if it fails, its gauges are cleared rather than left at the last scrape's figures. */
-  private async read(source: 'postgres' | 'redis', reader: () => Promise<void>, gauges: Array<Gauge<string>>): Promise<void> {
+  private readProcess(): void {
+    const pool = pgPool(this.db);
+    this.pool.set({ state: 'total' }, pool.totalCount);
+    this.pool.set({ state: 'idle' }, pool.idleCount);
+    this.pool.set({ state: 'waiting' }, pool.waitingCount);
+    this.redisUp.set(this.redis.status === 'ready' ? 1 : 0);
+  }
+
+  /**
+   * Runs one source's reader, which reads and hands back what sets its gauges; if it fails or is not done
+   * within READYZ_TIMEOUT_MS, its gauges are cleared rather than left at the last scrape's figures (and a
+   * late reader sets nothing).
+   */
+  private async read(source: 'postgres' | 'redis', reader: () => Promise<() => void>, gauges: Array<Gauge<string>>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('too late')), this.config.READYZ_TIMEOUT_MS);
+    });
     try {
-      await reader();
+      const set = await Promise.race([reader(), late]);
+      set();
       this.sourceUp.set({ source }, 1);
     } catch {
       for (const gauge of gauges) gauge.reset();
       this.sourceUp.set({ source }, 0);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
-  private async readDatabase(): Promise<void> {
+  private async readDatabase(): Promise<() => void> {
     const [row]: DatabaseFigures[] = await this.db.query(`
       SELECT count(*) FILTER (WHERE next_attempt_at IS NOT NULL) AS attempt,
              count(*) FILTER (WHERE next_attempt_at IS NULL) AS confirmation,
              extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::float8 AS oldest_due_seconds,
              (SELECT json_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM webhook_endpoints GROUP BY state) s) AS endpoints
         FROM webhook_events WHERE state = 'pending'`);
-    this.pending.set({ waiting_for: 'attempt' }, Number(row.attempt));
-    this.pending.set({ waiting_for: 'confirmation' }, Number(row.confirmation));
-    this.oldestDue.set(row.oldest_due_seconds ?? 0);
-    for (const state of WEBHOOK_ENDPOINT_STATES) this.endpoints.set({ state }, row.endpoints?.[state] ?? 0);
+    return () => {
+      this.pending.set({ waiting_for: 'attempt' }, Number(row.attempt));
+      this.pending.set({ waiting_for: 'confirmation' }, Number(row.confirmation));
+      this.oldestDue.set(row.oldest_due_seconds ?? 0);
+      for (const state of WEBHOOK_ENDPOINT_STATES) this.endpoints.set({ state }, row.endpoints?.[state] ?? 0);
+    };
   }
 
-  private async readQueues(): Promise<void> {
+  private async readQueues(): Promise<() => void> {
     const queues = [this.queues.webhookDelivery, this.queues.webhookChallenge, this.queues.checkoutExpiry];
     const counts = await Promise.all(queues.map((queue) => queue.getJobCounts(...JOB_STATES)));
-    queues.forEach((queue, i) => {
-      for (const state of JOB_STATES) this.jobs.set({ queue: queue.name, state }, counts[i][state] ?? 0);
-    });
+    return () =>
+      queues.forEach((queue, i) => {
+        for (const state of JOB_STATES) this.jobs.set({ queue: queue.name, state }, counts[i][state] ?? 0);
+      });
   }
 }

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from '../../../test/eventually';
 import { aRequester } from '../../../test/factories';
+import { freePort } from '../../../test/free-port';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import type { JobType, Queue } from 'bullmq';
 import { Registry } from 'prom-client';
+import { pgPool } from '../../database/prepared-statement';
 import { ProducerQueues } from '../../queues/producer-queues';
+import { REDIS } from '../../redis/redis.module';
 import { MetricsService } from '../metrics.service';
 
 const TOKEN = 'metrics-token-for-tests';
@@ -117,6 +121,22 @@ describe('GET /metrics', () => {
       for (const part of [...ids, '/no/such']) expect(text).not.toContain(part);
     });
 
+    it("reports this process's PostgreSQL pool and whether its Redis client is ready", async () => {
+      const scrape = async () => (await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).text;
+      // The shared client may still be connecting right after the boot.
+      const text = await eventually(async () => {
+        const body = await scrape();
+        return sample(body, 'crowdbox_redis_up') === 1 && body;
+      }, 5_000);
+      expect(text && sample(text, 'crowdbox_redis_up')).toBe(1);
+      const pool = pgPool(t.db);
+      // Read before the scrape's own query took one of them.
+      expect(sample(text as string, 'crowdbox_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
+      expect(sample(text as string, 'crowdbox_db_pool_connections{state="total"}')).toBeLessThanOrEqual(pool.totalCount);
+      expect(sample(text as string, 'crowdbox_db_pool_connections{state="idle"}')).toBeGreaterThanOrEqual(1);
+      expect(sample(text as string, 'crowdbox_db_pool_connections{state="waiting"}')).toBe(0);
+    });
+
     it('says which source it could not read, and clears that source’s figures instead of repeating old ones', async () => {
       // The app's real queues, behind a switch that makes Redis "go away" between two scrapes.
       const real = t.app.get(ProducerQueues);
@@ -125,11 +145,17 @@ describe('GET /metrics', () => {
         name: queue.name,
         getJobCounts: (...states: JobType[]) => (redisUp ? queue.getJobCounts(...states) : Promise.reject(new Error('Connection is closed.'))),
       });
-      const metrics = new MetricsService(new Registry(), t.db, {
-        webhookDelivery: behindSwitch(real.webhookDelivery),
-        webhookChallenge: behindSwitch(real.webhookChallenge),
-        checkoutExpiry: behindSwitch(real.checkoutExpiry),
-      } as unknown as ProducerQueues);
+      const metrics = new MetricsService(
+        new Registry(),
+        t.db,
+        {
+          webhookDelivery: behindSwitch(real.webhookDelivery),
+          webhookChallenge: behindSwitch(real.webhookChallenge),
+          checkoutExpiry: behindSwitch(real.checkoutExpiry),
+        } as unknown as ProducerQueues,
+        t.app.get(REDIS),
+        { READYZ_TIMEOUT_MS: 2_000 },
+      );
       const before = (await metrics.scrape()).body;
       expect(sample(before, 'crowdbox_metrics_source_up{source="redis"}')).toBe(1);
       expect(before).toMatch(/^crowdbox_queue_jobs\{/m);
@@ -140,5 +166,43 @@ describe('GET /metrics', () => {
       expect(sample(body, 'crowdbox_metrics_source_up{source="postgres"}')).toBe(1);
       expect(body).not.toMatch(/^crowdbox_queue_jobs\{/m);
     });
+  });
+
+  it('answers within READYZ_TIMEOUT_MS while every pooled connection is busy, and counts the queries waiting for one', async () => {
+    const t = await startTestApp({ METRICS_TOKEN: TOKEN, DATABASE_POOL_SIZE: '2', READYZ_TIMEOUT_MS: '500' });
+    try {
+      // Both connections in a 3 s sleep, and one more query queued behind them.
+      const held = Promise.all(['SELECT pg_sleep(3)', 'SELECT pg_sleep(3)', 'SELECT 1'].map((sql) => t.db.query(sql)));
+      const pool = pgPool(t.db);
+      expect(await eventually(() => pool.totalCount === 2 && pool.waitingCount === 1, 3_000, 10)).toBe(true);
+
+      const from = Date.now();
+      const res = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      const ms = Date.now() - from;
+      expect(res.status).toBe(200);
+      expect(ms).toBeGreaterThanOrEqual(450);
+      expect(ms).toBeLessThan(1_500);
+      expect(sample(res.text, 'crowdbox_db_pool_connections{state="total"}')).toBe(2);
+      expect(sample(res.text, 'crowdbox_db_pool_connections{state="idle"}')).toBe(0);
+      expect(sample(res.text, 'crowdbox_db_pool_connections{state="waiting"}')).toBe(1);
+      // The backlog's read waited for a connection past its time: said, and its figures left out.
+      expect(sample(res.text, 'crowdbox_metrics_source_up{source="postgres"}')).toBe(0);
+      expect(res.text).not.toMatch(/^crowdbox_webhook_events_pending\{/m);
+      await held;
+    } finally {
+      await t.close();
+    }
+  }, 20_000);
+
+  it("reports the Redis client down while Redis is away, in an HTTP process that keeps serving", async () => {
+    const t = await startTestApp({ METRICS_TOKEN: TOKEN, REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { role: 'http' });
+    try {
+      const res = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(200);
+      expect(sample(res.text, 'crowdbox_redis_up')).toBe(0);
+      expect(sample(res.text, 'crowdbox_metrics_source_up{source="redis"}')).toBe(0);
+    } finally {
+      await t.close();
+    }
   });
 });
