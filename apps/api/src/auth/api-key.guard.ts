@@ -17,7 +17,7 @@ export class ApiKeyGuard implements CanActivate {
     const header = request.headers.apikey;
     const given = Array.isArray(header) ? header[0] : header;
     if (given === undefined) throw ApiException.of(401, 'apikey', 'Missing header apikey');
-    const principal = given ? await this.keys.authenticate(given) : null;
+    const principal = given ? await this.keys.authenticate(given, request.ip) : null;
     if (!principal) {
       throw ApiException.of(
         401,

@@ -10,11 +10,15 @@ import type { ApiKeyPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { ApiKey, type ApiKeyMode } from './api-key.entity';
+import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
 
 const PREFIX_LENGTH = 12; // `cb_live_` + 4 characters of the secret
 const LAST_USED_EVERY_MS = 60_000;
-/** Bounds the cache's memory when clients present secrets that do not exist. */
-const MAX_CACHED_SECRETS = 20_000;
+/** Keys that exist, cached; at most MAX_UNREVOKED_KEYS per account can be among them. */
+const MAX_CACHED_KEYS = 20_000;
+/** Secrets that do not exist (or were revoked), cached apart so they can never push a real key out. */
+const MAX_CACHED_UNKNOWN = 10_000;
+const UNKNOWN = Object.freeze({});
 /**
  * Keys, live and test together, an account may hold unrevoked: more than rotation and one key per program
  * need, and a bound on what one account can put in every process's key cache (docs/decisions.md, "Rate limit").
@@ -24,20 +28,25 @@ export const MAX_UNREVOKED_KEYS = 20;
 /**
  * API keys: creation (the secret is returned once), listing, revocation and authentication.
  * Authentication hits an in-process cache for CACHE_TTL_MS, so a revoked key stops working on every
- * node within that time (at once on the node that revoked it).
+ * node within that time (at once on the node that revoked it). A secret neither cache knows is looked
+ * up only while its client address has look-ups of unknown secrets left (ApiKeyLookupThrottle).
  */
 @Injectable()
 export class ApiKeysService {
   private readonly logger = new Logger(ApiKeysService.name);
-  /** By secret hash; an unknown or revoked secret is cached too (`principal: null`). */
-  private readonly cache: TtlCache<string, { principal: ApiKeyPrincipal | null }>;
+  /** Keys that exist, by secret hash. */
+  private readonly known: TtlCache<string, ApiKeyPrincipal>;
+  /** Unknown and revoked secrets, by hash: a bound of their own, so a flood of them evicts only its kind. */
+  private readonly unknown: TtlCache<string, object>;
   private readonly lastUsedWritten = new Map<string, number>();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly lookups: ApiKeyLookupThrottle,
   ) {
-    this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SECRETS);
+    this.known = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_KEYS);
+    this.unknown = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_UNKNOWN);
   }
 
   /** A new key, unless the account already holds MAX_UNREVOKED_KEYS that are not revoked (422). */
@@ -83,23 +92,49 @@ export class ApiKeysService {
       await repo.update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
       key.revokedAt = new Date();
     }
-    this.cache.delete(key.secretHash);
+    this.known.delete(key.secretHash);
     return toApiKeyResponse(key);
   }
 
-  /** The principal for a presented secret, or null when it is unknown or revoked. */
-  async authenticate(secret: string): Promise<ApiKeyPrincipal | null> {
+  /**
+   * The principal for a presented secret, or null when it is unknown or revoked; 429 when neither cache
+   * knows the secret and `clientAddress` has sent too many unknown ones (the database is not asked).
+   */
+  async authenticate(secret: string, clientAddress: string): Promise<ApiKeyPrincipal | null> {
     const hash = sha256Hex(secret);
-    const found = await this.cache.get(hash, async () => {
-      const rows: Array<{ id: string; account_id: string; mode: ApiKeyMode }> = await this.db.query(
-        'SELECT id, account_id, mode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL',
-        [hash],
-      );
-      return { principal: rows[0] ? { keyId: rows[0].id, accountId: rows[0].account_id, mode: rows[0].mode } : null };
-    });
-    const principal = found?.principal ?? null;
+    let principal = this.known.peek(hash) ?? null;
+    if (!principal) {
+      if (this.unknown.peek(hash)) return null;
+      principal = await this.lookUp(hash, clientAddress);
+    }
     if (principal) this.touch(principal.keyId, Date.now());
     return principal;
+  }
+
+  /** Asks the database, at the price of one of the address's look-ups, which a key that exists gives back. */
+  private async lookUp(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | null> {
+    const lookup = await this.lookups.reserve(clientAddress);
+    let principal: ApiKeyPrincipal | undefined;
+    try {
+      // Only a key that exists goes into `known` (undefined is answered, not kept).
+      principal = await this.known.get(hash, async () => {
+        const rows: Array<{ id: string; account_id: string; mode: ApiKeyMode }> = await this.db.query(
+          'SELECT id, account_id, mode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL',
+          [hash],
+        );
+        return rows[0] ? { keyId: rows[0].id, accountId: rows[0].account_id, mode: rows[0].mode } : undefined;
+      });
+    } catch (error) {
+      // No answer (a database error): nothing was learnt about the secret.
+      await lookup.release();
+      throw error;
+    }
+    if (principal) {
+      await lookup.release();
+      return principal;
+    }
+    this.unknown.set(hash, UNKNOWN);
+    return null;
   }
 
   /** Records last use at most once a minute per key, off the request's path. */

@@ -1,6 +1,7 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { AppRole } from '../config/config.schema';
 import { ApiKeyGuard } from './api-key.guard';
+import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 import { PingController } from './ping.controller';
@@ -24,7 +25,7 @@ export class AuthModule {
     return {
       module: AuthModule,
       controllers: [SessionController, ApiKeysController, PingController],
-      providers: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
+      providers: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, ApiKeyLookupThrottle, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
       exports: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, RateLimitService],
     };
   }

@@ -161,6 +161,11 @@ export const configSchema = z.object({
    */
   FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: z.coerce.number().int().min(1).default(50),
   /**
+   * API-key secrets no cache knows that one client address (an IPv6 one's /64) may have looked up per
+   * minute and find unknown (auth/api-key-lookup-throttle.ts); past it its look-ups answer 429 unasked.
+   */
+  FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  /**
    * scrypt's p for new password hashes (N = 2^14, r = 8; auth/password.util.ts): 5 makes OWASP's listed
    * equivalent of its minimum. A log-in hashes an older, cheaper hash again. Tests use 1 for speed.
    */
