@@ -3,6 +3,7 @@ import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
 import { metricsRegistryProvider } from './metrics-registry';
 import { MetricsService } from './metrics.service';
+import { WebhookMetrics } from './webhook-metrics';
 
 /**
  * GET /metrics and the instruments it renders. Global: the instruments are counted where things happen
@@ -11,7 +12,7 @@ import { MetricsService } from './metrics.service';
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [metricsRegistryProvider, MetricsService, HttpMetrics],
-  exports: [MetricsService, HttpMetrics],
+  providers: [metricsRegistryProvider, MetricsService, HttpMetrics, WebhookMetrics],
+  exports: [MetricsService, HttpMetrics, WebhookMetrics],
 })
 export class MetricsModule {}

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { WebhookMetrics } from '../metrics/webhook-metrics';
 import { releaseParkedPage } from './parked-events';
 import { deferralMs, ReceiverSlots } from './receiver-slots';
 import { nextDelayMs } from './retry-policy';
@@ -47,6 +48,7 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: WebhookSender,
     private readonly jobs: WebhookJobs,
+    private readonly metrics: WebhookMetrics,
   ) {
     super();
     this.accounts = new ReceiverSlots(config.WEBHOOK_CHALLENGE_ACCOUNT_CONCURRENCY);
@@ -75,6 +77,7 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
     const failure = challengeFailure(outcome, endpoint.challenge_token);
 
     if (!failure) {
+      this.metrics.challenge.confirmed.inc();
       // Confirmed and owed the release of its parked events (next_attempt_at set) in one statement: if
       // this process dies before the release ends, the relay carries it on (parked-events.ts).
       const [, confirmed]: [unknown, number] = await this.db.query(
@@ -96,6 +99,7 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
       { delaysSeconds: this.config.WEBHOOK_RETRY_SCHEDULE_SECONDS, retryAfterMaxSeconds: this.config.WEBHOOK_RETRY_AFTER_MAX_SECONDS },
       outcome.retryAfterMs,
     );
+    this.metrics.challenge[delay === undefined ? 'failed' : 'retry'].inc();
     await this.db.query(
       `UPDATE webhook_endpoints
           SET attempt_count = $2, last_error = $3, updated_at = now(),
@@ -115,6 +119,7 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
    * the relay's re-enqueue of an overdue challenge is a no-op while this delayed job exists.
    */
   private async defer(job: Job<WebhookChallengeJob>, token: string | undefined, busyForMs: number): Promise<never> {
+    this.metrics.challenge.busy.inc();
     await job.moveToDelayed(Date.now() + deferralMs(busyForMs), token);
     throw new DelayedError();
   }

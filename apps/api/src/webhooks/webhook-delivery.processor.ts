@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
+import { WebhookMetrics } from '../metrics/webhook-metrics';
 import { DeliveryBatches } from './delivery-batches';
 import { taskCompletedPayload, type TaskCompletedRow } from './event-payload';
 import { deferralMs } from './receiver-slots';
@@ -45,6 +46,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sender: WebhookSender,
+    private readonly metrics: WebhookMetrics,
   ) {
     super();
     this.batches = new DeliveryBatches(db);
@@ -84,6 +86,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     if ('busyForMs' in outcome) {
       // Nothing was sent, so no attempt is logged. The job waits in Redis about as long as the receiver
       // has been stuck, so a slow receiver's backlog comes back as a trickle, not a busy loop.
+      this.metrics.delivery.busy.inc();
       await job.moveToDelayed(Date.now() + deferralMs(outcome.busyForMs), token);
       throw new DelayedError();
     }
@@ -95,6 +98,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
         ? nextDelayMs(attempts, { delaysSeconds: this.config.WEBHOOK_RETRY_SCHEDULE_SECONDS, retryAfterMaxSeconds: this.config.WEBHOOK_RETRY_AFTER_MAX_SECONDS }, outcome.retryAfterMs)
         : undefined;
     const state = verdict === 'delivered' ? 'delivered' : delay !== undefined ? 'pending' : 'failed';
+    this.metrics.delivery[state === 'pending' ? 'retry' : state].inc();
     const error = outcome.error === undefined ? (verdict === 'delivered' ? null : `HTTP ${outcome.status}`) : withoutNul(outcome.error);
     const record = () =>
       this.batches.recordAttempt({
@@ -137,6 +141,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
   }
 
   private async end(eventId: string, state: 'failed', reason: string): Promise<DeliveryResult> {
+    this.metrics.delivery[state].inc();
     await this.db.query(`UPDATE webhook_events SET state = $2, last_error = $3, next_attempt_at = NULL WHERE id = $1`, [eventId, state, reason]);
     return state;
   }
