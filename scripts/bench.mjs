@@ -228,6 +228,8 @@ async function startApi({ dbUrl, redisUrl, apiEnv, profileFile, role = 'all', re
       PORT: String(port),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_REQUESTS: '100000000',
+      // 200 simulated workers from one address are not what the per-user limits are for.
+      SESSION_RATE_LIMIT_REQUESTS: '100000000',
       NODE_ENV: 'production',
       ...(profileFile ? { BENCH_CPU_PROFILE: profileFile } : {}),
       ...apiEnv,

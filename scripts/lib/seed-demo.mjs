@@ -105,9 +105,7 @@ async function ensureKeys(api, token, keysFile, database) {
       keys[mode] = kept[mode];
       continue;
     }
-    const created = await api('POST', '/api/console/api_keys', { token, body: { mode } });
-    if (created.status !== 201) throw fail(`creating the ${mode} key`, created);
-    keys[mode] = created.json.data.secret;
+    keys[mode] = await createKey(api, token, mode);
     changed = true;
   }
   if (changed) {
@@ -115,6 +113,28 @@ async function ensureKeys(api, token, keysFile, database) {
     writeFileSync(keysFile, `${JSON.stringify({ ...file, [database]: keys }, null, 2)}\n`, { mode: 0o600 });
   }
   return keys;
+}
+
+/**
+ * A new key of `mode`. An account holds at most 20 unrevoked keys, and each run that lost the keys file
+ * makes two more, so at that cap the oldest unrevoked key of the mode (the demo account's keys are the
+ * seeding's own) is revoked first.
+ */
+async function createKey(api, token, mode) {
+  let created = await api('POST', '/api/console/api_keys', { token, body: { mode } });
+  if (created.status === 422) {
+    const listed = await api('GET', '/api/console/api_keys', { token });
+    if (listed.status !== 200) throw fail('listing the keys', listed);
+    const unrevoked = listed.json.data.filter((key) => !key.revoked_at).sort((a, b) => a.created_at.localeCompare(b.created_at));
+    const oldest = unrevoked.find((key) => key.mode === mode) ?? unrevoked[0];
+    if (oldest) {
+      const revoked = await api('DELETE', `/api/console/api_keys/${oldest.id}`, { token });
+      if (revoked.status !== 200) throw fail(`revoking the old key ${oldest.prefix}`, revoked);
+      created = await api('POST', '/api/console/api_keys', { token, body: { mode } });
+    }
+  }
+  if (created.status !== 201) throw fail(`creating the ${mode} key`, created);
+  return created.json.data.secret;
 }
 
 function readKeys(file) {
