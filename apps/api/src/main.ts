@@ -20,6 +20,10 @@ async function main(): Promise<void> {
   const app = await createApp(config);
   if (config.role !== 'jobs') {
     await app.listen({ host: config.HOST, port: config.PORT });
+  } else if (config.JOBS_HTTP_PORT !== undefined) {
+    // A jobs process serves no API; this answers only /healthz, /readyz and /metrics (bootstrap/jobs-listener.ts).
+    const { listenForJobs } = await import('./bootstrap/jobs-listener');
+    await listenForJobs(app, config, config.JOBS_HTTP_PORT);
   }
 }
 

@@ -63,6 +63,11 @@ export const configSchema = z.object({
    * 1 (the default): this process serves. Each runs the given role and has its own DATABASE_POOL_SIZE.
    */
   HTTP_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * `--role=jobs` only: the port (on HOST) of the jobs process's own small listener, which answers GET
+   * /healthz, /readyz and /metrics and nothing else (bootstrap/jobs-listener.ts). Unset: no listener.
+   */
+  JOBS_HTTP_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   PUBLIC_URL: z.string().url().optional(),
   /**
    * Peers whose X-Forwarded-For, -Host and -Proto are believed (request.ip, request.host): by default

@@ -1,30 +1,22 @@
-import { Controller, Get, Inject, Logger } from '@nestjs/common';
+import { Controller, Get, Logger } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { RedisClient } from '../redis/redis-client';
-import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
-import { APP_CONFIG } from '../config/config.module';
-import type { AppConfig } from '../config/config.schema';
-import { REDIS } from '../redis/redis.module';
+import { Readiness } from './readiness';
 
 /**
  * Liveness (the process answers) and readiness (PostgreSQL answers; Redis is reported, not required).
  * An HTTP process serves every request without Redis, degraded (docs/running.md, "Redis"): the rate
  * limits fall back to each process's memory, and the jobs a request would add are left to the sweeper
  * and the outbox relay. Were readiness to require Redis, a Redis outage would take every HTTP process
- * out of its load balancer at once and turn a degraded service into none.
+ * out of its load balancer at once and turn a degraded service into none. (A jobs process, which cannot
+ * work without Redis, answers its own /readyz on JOBS_HTTP_PORT: bootstrap/jobs-listener.ts.)
  */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
   private readonly logger = new Logger(HealthController.name);
 
-  constructor(
-    @InjectDataSource() private readonly db: DataSource,
-    @Inject(REDIS) private readonly redis: RedisClient,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly readiness: Readiness) {}
 
   @Get('healthz')
   live() {
@@ -33,44 +25,18 @@ export class HealthController {
 
   /**
    * 503 unless PostgreSQL answers within READYZ_TIMEOUT_MS; Redis's state is in the answer either way
-   * (`ok`, `unavailable` or the timeout), for a dashboard or an alert. A probe must not wait as long as a request would:
-   * with every pooled connection busy, or PostgreSQL unreachable, `SELECT 1` waits for a connection up
-   * to DATABASE_CONNECT_TIMEOUT_MS, and a load balancer's check gives up before that and learns nothing.
+   * (`ok`, `unavailable` or the timeout), for a dashboard or an alert (readiness.ts).
    */
   @Get('readyz')
   async ready() {
-    const timeoutMs = this.config.READYZ_TIMEOUT_MS;
-    const [postgres, redis] = await Promise.all([
-      answer(this.db.query('SELECT 1'), timeoutMs),
-      answer(this.redis.ping(), timeoutMs),
-    ]);
+    const { postgres, redis } = await this.readiness.check();
     // The probe answers anyone on the public port, so a failure's own message (which can name internal
     // hosts, ports and users) goes to the log, and the answer only says which one failed.
     if (postgres !== 'ok') {
       this.logger.warn(`not ready: postgres ${postgres}; redis ${redis}`);
-      throw new ApiException(503, [{ field: 'postgres', detail: publicDetail(postgres, timeoutMs) }]);
+      throw new ApiException(503, [{ field: 'postgres', detail: this.readiness.publicDetail(postgres) }]);
     }
     if (redis !== 'ok') this.logger.warn(`ready without redis (degraded): ${redis}`);
-    return { data: { ok: true, postgres, redis: redis === 'ok' ? redis : publicDetail(redis, timeoutMs) } };
+    return { data: { ok: true, postgres, redis: redis === 'ok' ? redis : this.readiness.publicDetail(redis) } };
   }
-}
-
-/** What /readyz says of a failed check: its timeout as such, anything else only as "unavailable". */
-function publicDetail(outcome: string, timeoutMs: number): string {
-  return outcome === noAnswer(timeoutMs) ? outcome : 'unavailable';
-}
-
-const noAnswer = (timeoutMs: number) => `no answer within ${timeoutMs} ms`;
-
-/** 'ok', the error's message, or a timeout's; the check itself is left to finish or fail on its own. */
-function answer(check: Promise<unknown>, timeoutMs: number): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(noAnswer(timeoutMs)), timeoutMs);
-  });
-  const settled = check.then(
-    () => 'ok',
-    (error: Error) => error.message,
-  );
-  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }

@@ -23,8 +23,8 @@ interface DatabaseFigures {
 /**
  * What an operator alerts on, for Prometheus (docs/running.md, "Metrics"). The webhook and queue
  * figures are read from PostgreSQL and Redis at each scrape, so they are the whole system's and the
- * same from whichever process answers: HTTP processes share a port, and jobs processes serve no HTTP
- * at all. Each source is one cheap read (the pending events' partial index, the small endpoints table,
+ * same from whichever process answers: HTTP processes share a port, and a jobs process answers on
+ * its own JOBS_HTTP_PORT (bootstrap/jobs-listener.ts). Each source is one cheap read (the pending events' partial index, the small endpoints table,
  * BullMQ's counters) given READYZ_TIMEOUT_MS, as a probe is; one that fails or takes longer has its
  * figures cleared (a gauge without labels reads 0) and says so in `crowdbox_metrics_source_up`. With
  * every pooled connection busy the database's read would otherwise wait for one as long as a request
