@@ -221,12 +221,15 @@ export class SessionsService {
    * checked against (or that one's re-hash); undefined otherwise. A log-in with the old password that
    * was being checked while the password changed would otherwise get a session after the change had
    * ended the others, and a guesser logging in again and again would always have one in flight.
+   * FOR SHARE: a change not yet committed holds the user row, so the check waits for it and then reads
+   * the committed hash. Without the lock it read the old hash while the change was in flight, and its
+   * session was inserted after the change's DELETE had looked: it outlived the change.
    */
   private async startIfUnchanged(user: User, stored: string): Promise<StartedSession | undefined> {
     const started = this.newSession(user);
     const rows: unknown[] = await this.db.query(
       `INSERT INTO sessions (id, user_id, token_hash, expires_at)
-       SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2 AND password_hash = $5)
+       SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2 AND password_hash = $5 FOR SHARE)
        RETURNING id`,
       [randomUUID(), user.id, sha256Hex(started.token), started.expiresAt, stored],
     );

@@ -195,4 +195,36 @@ describe('changing the password and ending other sessions (/api/session/password
     expect((await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [user.userId]))[0].n).toBe(1);
     expect((await logIn(user.email, NEW)).status).toBe(200);
   });
+
+  it('gives no lasting session to a log-in with the old password while a change is in flight (between its UPDATE and its COMMIT)', async () => {
+    const user = await signUp(t, { password: OLD });
+    await anotherSession(user);
+    // Holds the change between its UPDATE of the user and its commit: its DELETE of the other sessions waits on this lock.
+    const other = await pgPool(t.db).connect();
+    let attacker: Awaited<ReturnType<typeof logIn>> | undefined;
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT 1 FROM sessions WHERE user_id = $1 AND token_hash <> encode(sha256(convert_to($2, 'UTF8')), 'hex') FOR UPDATE`, [
+        user.userId,
+        user.auth.authorization.replace('Bearer ', ''),
+      ]);
+      const change = changePassword(user.auth, { current_password: OLD, new_password: NEW });
+      await eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM sessions%'`)).length > 0);
+      let settled = false;
+      const login = logIn(user.email, OLD).finally(() => (settled = true));
+      // The log-in's check must run while the change is in flight: it has answered, or its insert waits.
+      await eventually(
+        async () => settled || (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO sessions%'`)).length > 0,
+      );
+      await other.query('COMMIT');
+      expect((await change).status).toBe(200);
+      attacker = await login;
+    } finally {
+      other.release();
+    }
+    // Refused, or given a session the change ended: either way none that works after it.
+    if (attacker.status === 200) expect((await me({ authorization: `Bearer ${attacker.body.data.token}` })).status).toBe(401);
+    else expect(attacker.status).toBe(401);
+    expect((await logIn(user.email, OLD)).status).toBe(401);
+  });
 });
