@@ -43,7 +43,10 @@ export class EventRetention extends HourlyHousekeeping {
         this.db,
         this.logger,
         `webhook events older than ${days} days, with their attempts`,
-        `DELETE FROM webhook_events WHERE id IN (
+        // `state <> 'pending'` again outside: the subquery locks nothing, and a DELETE that waited for a
+        // row re-checks only its own WHERE on the version it then finds, so an event a redeliver made
+        // pending meanwhile would go (with the job the redeliver queued for it) without this.
+        `DELETE FROM webhook_events WHERE state <> 'pending' AND id IN (
            SELECT old.id FROM accounts a
             CROSS JOIN LATERAL (
               SELECT e.id FROM webhook_events e

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { eventually } from '../../../test/eventually';
 import { aRequester, type Requester } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.schema';
+import { pgPool } from '../../database/prepared-statement';
 import { EventRetention } from '../event-retention';
 
 type State = 'pending' | 'delivered' | 'failed';
@@ -69,6 +71,30 @@ describe('webhooks: the delivery log’s retention', () => {
     );
     expect(await t.app.get(EventRetention).prune()).toBe(2500);
     expect(await t.app.get(EventRetention).prune()).toBe(0);
+  });
+
+  it('keeps an old event that a redeliver made pending while the pass was deleting it', async () => {
+    const id = await anEvent(t, a.accountId, 'failed', 31);
+    // The redeliver and then the pass queue on this lock; the redeliver commits first.
+    const holder = await pgPool(t.db).connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM webhook_events WHERE id = $1 FOR UPDATE', [id]);
+      const waitingOn = (like: string) => async () =>
+        (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [like])).length > 0;
+      const redeliver = t.request({ method: 'POST', url: `/api/console/webhooks/events/${id}/redeliver`, headers: a.auth });
+      await eventually(waitingOn('%redeliveries + 1%'));
+      const pass = t.app.get(EventRetention).prune();
+      await eventually(waitingOn('DELETE FROM webhook_events%'));
+      await holder.query('COMMIT');
+      expect((await redeliver).status).toBe(202);
+      await pass;
+    } finally {
+      holder.release();
+    }
+    // The pass re-checks the row it waited for: pending then, so it stays, redelivered (its job may have
+    // run since: this event has no address, so it is failed again at once).
+    expect(await t.db.query('SELECT redeliveries FROM webhook_events WHERE id = $1', [id])).toEqual([{ redeliveries: 1 }]);
   });
 
   it('keeps everything when WEBHOOK_EVENT_RETENTION_DAYS is 0', async () => {
