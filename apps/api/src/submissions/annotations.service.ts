@@ -11,7 +11,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { worktaskNotFound } from '../tasks/tasks.service';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { pgPool } from '../database/prepared-statement';
-import { annotationTails, cocoCategories, cocoExport, imageTail } from './coco-export';
+import { annotationTails, CocoCategories, cocoExport, imageTail } from './coco-export';
 import { computeConsensus, storeConsensus, storedConsensusHolds, taskConsensus, type ConsensusToStore } from './stored-consensus';
 import { consensusInputJson, consensusOf, submissionsJson, toWorkerSubmissions, type ConsensusInput, type SubmissionRow } from './task-results';
 
@@ -165,7 +165,7 @@ export class AnnotationsService {
   /** COCO: images (their text built by the database), then the boxes of the same tasks (cocoExport). */
   private cocoExport(project: Project): AsyncIterable<string> {
     const threshold = project.consensusIouThreshold;
-    const categoryIds = new Map(cocoCategories(project).map((c) => [c.name, c.id]));
+    const categories = new CocoCategories(project);
     const pages = this.mapPages.bind(this);
     const pool = this.pool;
     return cocoExport(project, {
@@ -175,7 +175,7 @@ export class AnnotationsService {
         try {
           for await (const tasks of pages<CocoBoxesRow, { id: string; boxes: string[] }>(project.id, COCO_BOXES_SQL, [threshold], (row) => ({
             id: row.id,
-            boxes: annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categoryIds),
+            boxes: annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categories),
           }))) {
             yield tasks;
             store.flush();
@@ -184,7 +184,7 @@ export class AnnotationsService {
           await store.done();
         }
       },
-    });
+    }, categories);
   }
 
   private get pool(): Pool {
@@ -355,7 +355,7 @@ function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<string>
       },
     ],
   }));
-  const categoryIds = new Map(cocoCategories(project).map((c) => [c.name, c.id]));
+  const categories = new CocoCategories(project);
   return cocoExport(
     project,
     {
@@ -366,9 +366,10 @@ function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<string>
         }));
       },
       async *annotations() {
-        yield rows.map((row) => ({ id: row.id, boxes: annotationTails(consensusOf(row.subs, project.consensusIouThreshold), categoryIds) }));
+        yield rows.map((row) => ({ id: row.id, boxes: annotationTails(consensusOf(row.subs, project.consensusIouThreshold), categories) }));
       },
     },
+    categories,
     entries[0]?.completed_at,
   );
 }

@@ -22,12 +22,32 @@ export interface CocoSource {
 }
 
 /**
- * The category ids of a project's labels: 1, 2, … in the order of the labels, then the labels a PATCH
- * removed (boxes drawn before still carry them), so every box's category_id is in the file.
+ * The categories of an export: 1, 2, … for the project's labels in their order, then the labels a PATCH
+ * removed (boxes drawn before still carry them), then any other label a box carries, numbered as it is
+ * met. The project is the one the export began with, read through a cache (CACHE_TTL_MS on another
+ * node), and boxes are read as they are: a label renamed while an export ran, or just before on another
+ * node, is met in pass two only. So the list is written after the annotations, and every box's
+ * category_id is in the file.
  */
-export function cocoCategories(project: Project): Array<{ id: number; name: string; supercategory: string }> {
-  const names = [...project.labels.map((label) => label.name), ...(project.retiredLabels ?? [])];
-  return names.map((name, i) => ({ id: i + 1, name, supercategory: 'object' }));
+export class CocoCategories {
+  private readonly ids = new Map<string, number>();
+
+  constructor(project: Pick<Project, 'labels' | 'retiredLabels'>) {
+    for (const name of [...project.labels.map((label) => label.name), ...(project.retiredLabels ?? [])]) this.idOf(name);
+  }
+
+  idOf(label: string): number {
+    let id = this.ids.get(label);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(label, id);
+    }
+    return id;
+  }
+
+  list(): Array<{ id: number; name: string; supercategory: string }> {
+    return [...this.ids].map(([name, id]) => ({ id, name, supercategory: 'object' }));
+  }
 }
 
 /** An image object's JSON text after its id: `,"file_name":…,"task_uuid":"…"}`. */
@@ -48,12 +68,12 @@ export function imageTail(row: CocoImageRow): string {
  * Each box's annotation object after its ids: `,"category_id":…,"agreement":…}`. `bbox` is
  * [x, y, width, height] in pixels of the original image, x and y at the top-left corner.
  */
-export function annotationTails(boxes: ConsensusAnnotation[], categoryIds: ReadonlyMap<string, number>): string[] {
+export function annotationTails(boxes: ConsensusAnnotation[], categories: CocoCategories): string[] {
   return boxes.map(
     (box) =>
       ',' +
       JSON.stringify({
-        category_id: categoryIds.get(box.label) ?? 0,
+        category_id: categories.idOf(box.label),
         bbox: [box.center_x - box.width / 2, box.center_y - box.height / 2, box.width, box.height],
         area: box.width * box.height,
         iscrowd: 0,
@@ -64,8 +84,8 @@ export function annotationTails(boxes: ConsensusAnnotation[], categoryIds: Reado
 }
 
 /**
- * A COCO detection file of a project's consensus boxes, streamed: categories, then images (pass one),
- * then annotations (pass two). Ids are numbered here, in order, 1 up; everything else arrives as text
+ * A COCO detection file of a project's consensus boxes, streamed: images (pass one), annotations (pass
+ * two), then categories (CocoCategories says why last; COCO readers load the whole object). Ids are numbered here, in order, 1 up; everything else arrives as text
  * (CocoSource), so a batch is only concatenated. Pass two finds each task's image id by the task's id,
  * not by its position: a task completed while pass one ran (possibly earlier in the order, since a
  * completion's time is its statement's start) is in pass two only, and is left for the next export
@@ -73,14 +93,18 @@ export function annotationTails(boxes: ConsensusAnnotation[], categoryIds: Reado
  * reading both passes in one snapshot instead held a connection and a transaction open for as long as
  * the client took to download.
  */
-export async function* cocoExport(project: Project, source: CocoSource, createdAt = new Date().toISOString()): AsyncIterable<string> {
+export async function* cocoExport(
+  project: Project,
+  source: CocoSource,
+  categories: CocoCategories,
+  createdAt = new Date().toISOString(),
+): AsyncIterable<string> {
   // The opening goes out with the first page of images: an error before a stream's first chunk is
   // still answered as an error (see jsonExport in annotations.service.ts).
   let opening =
     JSON.stringify({
       info: { description: `Crowdbox export of ${project.name}`, version: '1.0', date_created: createdAt },
       licenses: [],
-      categories: cocoCategories(project),
     }).slice(0, -1) + ',"images":[';
   const imageIds = new Map<string, number>();
   for await (const images of source.images()) {
@@ -109,5 +133,5 @@ export async function* cocoExport(project: Project, source: CocoSource, createdA
     }
     if (parts.length > 0) yield (annotationId === parts.length ? '' : ',') + parts.join(',');
   }
-  yield ']}';
+  yield `],"categories":${JSON.stringify(categories.list())}}`;
 }

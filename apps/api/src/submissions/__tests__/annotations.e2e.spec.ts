@@ -248,7 +248,7 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
       const res = await get(p.liveKey, `/api/v1/projects/${p.projectUuid}/annotations?format=coco`);
       expect(res.status).toBe(200);
       const coco = JSON.parse(res.text);
-      expect(Object.keys(coco)).toEqual(['info', 'licenses', 'categories', 'images', 'annotations']);
+      expect(Object.keys(coco)).toEqual(['info', 'licenses', 'images', 'annotations', 'categories']);
       expect(coco.info).toEqual(expect.objectContaining({ description: expect.any(String) }));
       expect(coco.licenses).toEqual([]);
       expect(coco.categories).toEqual([
@@ -352,7 +352,7 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
       const res = await get(r.testKey, `${url}?format=coco`);
       expect(res.status).toBe(200);
       const coco = JSON.parse(res.text);
-      expect(Object.keys(coco)).toEqual(['info', 'licenses', 'categories', 'images', 'annotations']);
+      expect(Object.keys(coco)).toEqual(['info', 'licenses', 'images', 'annotations', 'categories']);
       expect(coco.images.map((i: { task_uuid: string }) => i.task_uuid)).toEqual(fakeJson.body.data.map((e: { task_uuid: string }) => e.task_uuid));
       const categoryIds = new Set(coco.categories.map((c: { id: number }) => c.id));
       const imageIds = new Set(coco.images.map((i: { id: number }) => i.id));
