@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Page } from 'playwright-core';
 import type { Harness } from './harness';
 import { addTask, createApiKey, createProject, signUp, type SignedIn } from './server/api-server';
 
@@ -86,4 +87,18 @@ export async function shortenLease(h: Harness, checkoutId: string, ms: number): 
     const rows: Array<{ expires_at: Date }> = await tx.query('SELECT expires_at FROM checkouts WHERE id = $1', [checkoutId]);
     return rows[0].expires_at.toISOString();
   });
+}
+
+/** Shortens the lease of `page`'s next checkout (shortenLease) as its answer passes, so the page sees the short one. */
+export async function shortenNextLease(h: Harness, page: Page, ms: number): Promise<void> {
+  await page.route(
+    '**/api/work/checkouts',
+    async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      if (response.status() === 201) body.data.expires_at = await shortenLease(h, body.data.checkout_id, ms);
+      await route.fulfill({ response, json: body });
+    },
+    { times: 1 },
+  );
 }

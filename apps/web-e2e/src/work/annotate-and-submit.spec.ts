@@ -26,6 +26,22 @@ const colourAt = (page: Page, g: StageGeometry, fx: number, fy: number) =>
     { x: g.offsetX + fx * g.image.width * g.scale, y: g.offsetY + fy * g.image.height * g.scale },
   );
 
+
+/** A 240x120 JPEG as Chromium encodes it, base64: left half red, right half blue. */
+function redBlueJpeg(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 240;
+    canvas.height = 120;
+    const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
+    ctx.fillStyle = '#dc0000';
+    ctx.fillRect(0, 0, 120, 120);
+    ctx.fillStyle = '#0000dc';
+    ctx.fillRect(120, 0, 120, 120);
+    return canvas.toDataURL('image/jpeg', 0.95).split(',')[1];
+  });
+}
+
 describe('annotating a task', () => {
   it('draws at a zoom other than 1, relabels by key, resizes, deletes and undoes, submits; the requester reads the same boxes', async () => {
     const h = harness();
@@ -137,17 +153,7 @@ describe('annotating a task', () => {
 
     // Stored 240x120, left half red and right half blue; orientation 6 shows it turned 90° clockwise:
     // 120x240, red on top. Chromium encodes the JPEG, the test adds the EXIF segment.
-    const stored = await page.evaluate(() => {
-      const canvas = document.createElement('canvas');
-      canvas.width = 240;
-      canvas.height = 120;
-      const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
-      ctx.fillStyle = '#dc0000';
-      ctx.fillRect(0, 0, 120, 120);
-      ctx.fillStyle = '#0000dc';
-      ctx.fillRect(120, 0, 120, 120);
-      return canvas.toDataURL('image/jpeg', 0.95).split(',')[1];
-    });
+    const stored = await redBlueJpeg(page);
     const jpeg = withExifOrientation(Buffer.from(stored, 'base64'), 6);
     const imageUrl = `${new URL(h.images.url(1, 1)).origin}/images/photo-exif-6.jpg`;
     await page.route(imageUrl, (route) =>
@@ -188,17 +194,7 @@ describe('annotating a task', () => {
 
     // Stored 240x120 at 144 dpi, with PixelX/YDimension 120x60: Chromium's <img> reports 120x60, half
     // the pixels a requester reads the boxes against. Left half red, right half blue.
-    const stored = await page.evaluate(() => {
-      const canvas = document.createElement('canvas');
-      canvas.width = 240;
-      canvas.height = 120;
-      const ctx = canvas.getContext('2d') as CanvasRenderingContext2D;
-      ctx.fillStyle = '#dc0000';
-      ctx.fillRect(0, 0, 120, 120);
-      ctx.fillStyle = '#0000dc';
-      ctx.fillRect(120, 0, 120, 120);
-      return canvas.toDataURL('image/jpeg', 0.95).split(',')[1];
-    });
+    const stored = await redBlueJpeg(page);
     const origin = new URL(h.images.url(1, 1)).origin;
     const photos = {
       upright: { url: `${origin}/images/photo-144dpi.jpg`, orientation: undefined, frame: { width: 240, height: 120 } },

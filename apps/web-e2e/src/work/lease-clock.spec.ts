@@ -1,7 +1,7 @@
 import type { Harness } from '../../support/harness';
 import { useHarness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker, shortenLease } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, shortenNextLease } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -26,16 +26,7 @@ describe('the lease countdown', () => {
     await page.clock.install({ time: Date.now() - 1900 });
 
     const LEASE_MS = 10_000;
-    await page.route(
-      '**/api/work/checkouts',
-      async (route) => {
-        const response = await route.fetch();
-        const body = await response.json();
-        if (response.status() === 201) body.data.expires_at = await shortenLease(h, body.data.checkout_id, LEASE_MS);
-        await route.fulfill({ response, json: body });
-      },
-      { times: 1 },
-    );
+    await shortenNextLease(h, page, LEASE_MS);
     const task = await new TaskPage(page).goto(project.projectUuid);
     const checkoutId = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
@@ -57,16 +48,7 @@ describe('the lease countdown', () => {
     const project = await aProjectWithTasks(h, { tasks: 2 });
     const worker = await aWorker(h);
     const page = await h.newPage({ as: worker });
-    await page.route(
-      '**/api/work/checkouts',
-      async (route) => {
-        const response = await route.fetch();
-        const body = await response.json();
-        if (response.status() === 201) body.data.expires_at = await shortenLease(h, body.data.checkout_id, 6_000);
-        await route.fulfill({ response, json: body });
-      },
-      { times: 1 },
-    );
+    await shortenNextLease(h, page, 6_000);
     const task = await new TaskPage(page).goto(project.projectUuid);
     const first = await task.checkoutId();
 

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker, shortenLease } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, shortenNextLease } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -109,16 +109,7 @@ async function aWorkerOnAShortLease(leaseMs: number) {
   const project = await aProjectWithTasks(h, { tasks: 2 });
   const worker = await aWorker(h);
   const page = await h.newPage({ as: worker });
-  await page.route(
-    '**/api/work/checkouts',
-    async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      if (response.status() === 201) body.data.expires_at = await shortenLease(h, body.data.checkout_id, leaseMs);
-      await route.fulfill({ response, json: body });
-    },
-    { times: 1 },
-  );
+  await shortenNextLease(h, page, leaseMs);
   const task = await new TaskPage(page).goto(project.projectUuid);
   await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
   return { h, worker, page, task, checkoutId: await task.checkoutId() };
