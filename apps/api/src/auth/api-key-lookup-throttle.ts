@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RedisClient } from '../redis/redis-client';
-import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
-import { ApiException } from '../common/errors/api.exception';
+import type { RateLimiterRedis } from 'rate-limiter-flexible';
 import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
-import { redisLimiter } from './redis-limiter';
+import { redisLimiter, takePoint } from './redis-limiter';
 
 /** The window of FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE. */
 const WINDOW_SECONDS = 60;
@@ -35,14 +34,7 @@ export class ApiKeyLookupThrottle {
   /** Takes this look-up's point, or throws 429 with Retry-After when the address has none left. */
   async reserve(address: string): Promise<KeyLookup> {
     const key = clientAddressKey(address);
-    let windowEndsAt: number;
-    try {
-      windowEndsAt = Date.now() + (await this.perAddress.consume(key)).msBeforeNext;
-    } catch (refused) {
-      if (!(refused instanceof RateLimiterRes)) throw refused;
-      const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-      throw ApiException.of(429, 'root', `too many unknown API keys from this address; retry in ${seconds} s`, { 'retry-after': String(seconds) });
-    }
+    const windowEndsAt = await takePoint(this.perAddress, key, 'too many unknown API keys from this address');
     return {
       // Only into the window the point came from: past its end a reward would start the next one below zero.
       release: async () => {

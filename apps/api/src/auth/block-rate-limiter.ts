@@ -1,7 +1,6 @@
 import type { RedisClient } from '../redis/redis-client';
 import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
-import { ApiException } from '../common/errors/api.exception';
-import { redisLimiter } from './redis-limiter';
+import { redisLimiter, tooManyRequests } from './redis-limiter';
 
 /** Tokens of one key's window that this process took from the shared bucket and has not spent yet. */
 interface Grant {
@@ -81,8 +80,7 @@ export class BlockRateLimiter {
       // The bucket counted the whole block; what it had before this call is still ours to spend.
       tokens = Math.min(this.block, this.points - (refused.consumedPoints - this.block));
       if (tokens <= 0) {
-        const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-        throw ApiException.of(429, 'root', `rate limit exceeded; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+        throw tooManyRequests('rate limit exceeded', refused.msBeforeNext);
       }
     }
     if (this.grants.size >= MAX_GRANTS) this.forgetEnded();

@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RedisClient } from '../redis/redis-client';
 import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
-import { ApiException } from '../common/errors/api.exception';
 import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
-import { redisLimiter } from './redis-limiter';
+import { redisLimiter, tooManyRequests } from './redis-limiter';
 
 /** Wrong passwords allowed per email and client address in a window: a person mistyping never meets it. */
 export const FAILURES_PER_ADDRESS = 10;
@@ -95,9 +94,8 @@ export class LoginThrottle {
     if (error !== undefined || refused.length > 0) {
       await giveBack(taken);
       if (error !== undefined) throw error;
-      const seconds = Math.max(1, Math.ceil(Math.max(...refused.map(({ res }) => res.msBeforeNext)) / 1000));
       const what = refused.some(({ scope }) => scope === 'email') ? 'for this email' : 'from this address';
-      throw ApiException.of(429, 'root', `too many failed log-ins ${what}; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+      throw tooManyRequests(`too many failed log-ins ${what}`, Math.max(...refused.map(({ res }) => res.msBeforeNext)));
     }
     const [mine, ...others] = taken;
     return {

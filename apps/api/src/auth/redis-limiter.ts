@@ -1,5 +1,6 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiException } from '../common/errors/api.exception';
 import type { RedisClient } from '../redis/redis-client';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 
 /**
  * A limiter counted in Redis under `keyPrefix`, so every HTTP node shares its counts, with an in-process
@@ -14,4 +15,20 @@ export function redisLimiter(redis: RedisClient, keyPrefix: string, points: numb
     duration: durationSeconds,
     insuranceLimiter: new RateLimiterMemory({ points, duration: durationSeconds }),
   });
+}
+
+/** Every limit's 429: `what` was too much, retry after the window, in whole seconds and in Retry-After. */
+export function tooManyRequests(what: string, msBeforeNext: number): ApiException {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return ApiException.of(429, 'root', `${what}; retry in ${seconds} s`, { 'retry-after': String(seconds) });
+}
+
+/** Takes one point of `key`; when its window ends (ms since the epoch), or the 429 saying `what` when none is left. */
+export async function takePoint(limiter: RateLimiterRedis, key: string, what: string): Promise<number> {
+  try {
+    return Date.now() + (await limiter.consume(key)).msBeforeNext;
+  } catch (refused) {
+    if (refused instanceof RateLimiterRes) throw tooManyRequests(what, refused.msBeforeNext);
+    throw refused;
+  }
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RedisClient } from '../redis/redis-client';
-import { RateLimiterRes, type RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RateLimiterRedis } from 'rate-limiter-flexible';
 import { ApiException } from '../common/errors/api.exception';
 import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
-import { redisLimiter } from './redis-limiter';
+import { redisLimiter, takePoint } from './redis-limiter';
 
 /** The window of SIGNUPS_PER_ADDRESS_PER_HOUR, the accounts one client address may create. */
 const WINDOW_SECONDS = 60 * 60;
@@ -34,14 +34,7 @@ export class SignupThrottle {
   /** Runs `create` if this address has sign-ups left in the window, else throws 429 with Retry-After. */
   async limit<T>(address: string, create: () => Promise<T>): Promise<T> {
     const key = clientAddressKey(address);
-    let windowEndsAt: number;
-    try {
-      windowEndsAt = Date.now() + (await this.perAddress.consume(key)).msBeforeNext;
-    } catch (refused) {
-      if (!(refused instanceof RateLimiterRes)) throw refused;
-      const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-      throw ApiException.of(429, 'root', `too many sign-ups from this address; retry in ${seconds} s`, { 'retry-after': String(seconds) });
-    }
+    const windowEndsAt = await takePoint(this.perAddress, key, 'too many sign-ups from this address');
     try {
       return await create();
     } catch (error) {
