@@ -32,6 +32,7 @@ import { SessionsExpiryIndex1765500000000 } from './migrations/1765500000000-ses
 import { OneLeasePerWorker1765600000000 } from './migrations/1765600000000-one-lease-per-worker';
 import { OneFramePerTask1765700000000 } from './migrations/1765700000000-one-frame-per-task';
 import { TaskFrame1765800000000 } from './migrations/1765800000000-task-frame';
+import { SubmitEndsItsCancelledLease1765900000000 } from './migrations/1765900000000-submit-ends-its-cancelled-lease';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -73,6 +74,7 @@ export const MIGRATIONS = [
   OneLeasePerWorker1765600000000,
   OneFramePerTask1765700000000,
   TaskFrame1765800000000,
+  SubmitEndsItsCancelledLease1765900000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

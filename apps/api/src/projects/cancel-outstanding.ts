@@ -7,11 +7,18 @@ export type CancelResult = CancelOutstandingResult;
  * Ends every incomplete task of a project (API.md §4 cancel_outstanding) and the leases on them, in
  * one transaction. Submissions already made stay readable; completed tasks are untouched.
  *
- * Locks in the order every other writer takes them, a lease before its task: a submit, a release and
- * the expiry job lock the checkout row and then update the task. Taking the tasks first (as this did)
- * deadlocked with a submit that had locked its lease and waited for its task, and one of the two
- * failed with a 500. So the live leases are locked first; then the tasks (whose row locks stop new
- * leases and submissions); then the leases end, with any taken in between.
+ * Every other writer of a lease (submit, release, the expiry job and sweep) locks the lease and then
+ * its task; a checkout locks the task and only creates its lease. So this never waits for a lease while
+ * it holds a task (docs/decisions.md, "cancel_outstanding"):
+ *
+ * 1. the live leases its snapshot sees are locked first, holding nothing else: an in-flight submit of
+ *    one of them finishes first (and counts), any later one finds it cancelled;
+ * 2. then the tasks (their row locks stop new leases and submissions);
+ * 3. then the leases still active end, SKIP LOCKED. A lease skipped there was taken after step 1's
+ *    snapshot and is locked by a request that waits for its task: when this commits, that request ends
+ *    it itself under the task's lock. A submit's lease ends `cancelled` (the submissions trigger,
+ *    migration 1765900000000; 422), a release's `cancelled` (checkouts.service.ts; 200), an expiry's
+ *    `expired`. Waiting for it here instead was a deadlock (40P01), and a 500 for one side.
  */
 export async function cancelOutstanding(tx: EntityManager, projectId: string): Promise<CancelResult> {
   await tx.query(
@@ -32,9 +39,11 @@ export async function cancelOutstanding(tx: EntityManager, projectId: string): P
   );
   const leases: Array<{ n: string }> = await tx.query(
     `WITH ended AS (
-       UPDATE checkouts c SET state = 'cancelled', ended_at = now()
-         FROM tasks t
-        WHERE t.id = c.task_id AND t.project_id = $1 AND t.cancelled_at IS NOT NULL AND c.state = 'active'
+       UPDATE checkouts SET state = 'cancelled', ended_at = now()
+        WHERE state = 'active'
+          AND id IN (SELECT c.id FROM checkouts c JOIN tasks t ON t.id = c.task_id
+                      WHERE t.project_id = $1 AND t.cancelled_at IS NOT NULL AND c.state = 'active'
+                        FOR UPDATE OF c SKIP LOCKED)
         RETURNING 1
      )
      SELECT count(*) AS n FROM ended`,

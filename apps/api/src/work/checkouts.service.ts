@@ -150,14 +150,26 @@ export class CheckoutsService {
   /**
    * POST /api/work/checkouts/:id/release: the slot is free the moment this commits. Releasing again
    * is harmless; a submitted lease cannot be released.
+   *
+   * The lease is locked, then its task (the order of every lease writer), and the lease ends as the
+   * task then reads: `cancelled` when a cancel_outstanding committed meanwhile. That cancel skipped
+   * this lease, which the release held while it waited for the task, and left it to the release
+   * (projects/cancel-outstanding.ts); the worker app tells "skipped a cancelled task" by that state.
    */
   async release(worker: SessionPrincipal, checkoutId: string): Promise<{ checkout_id: string; state: string }> {
     if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
     const rows: Array<{ state: string }> = await this.db.query(
-      `WITH ended AS (
-         UPDATE checkouts SET state = CASE WHEN expires_at > now() THEN 'released' ELSE 'expired' END, ended_at = now()
-          WHERE id = $1 AND worker_id = $2 AND state = 'active'
-          RETURNING state
+      `WITH lease AS (
+         SELECT id, task_id FROM checkouts WHERE id = $1 AND worker_id = $2 AND state = 'active' FOR UPDATE
+       ), task AS (
+         SELECT t.cancelled_at IS NOT NULL AS cancelled FROM tasks t JOIN lease ON t.id = lease.task_id FOR NO KEY UPDATE OF t
+       ), ended AS (
+         UPDATE checkouts c
+            SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN 'released' ELSE 'expired' END,
+                ended_at = now()
+           FROM lease CROSS JOIN task
+          WHERE c.id = lease.id
+          RETURNING c.state
        ) SELECT state FROM ended`,
       [checkoutId, worker.userId],
     );
