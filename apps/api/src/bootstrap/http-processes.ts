@@ -1,4 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
+import { serveProcessMetrics } from '../metrics/cluster-metrics';
 import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
 
 /**
@@ -23,7 +24,8 @@ export interface SuperviseOptions {
 /**
  * The primary of HTTP_PROCESSES > 1 (docs/scaling.md, "Processes on one host"): forks `count` copies of
  * this server with the same arguments and environment; node:cluster hands each new connection to one of
- * them, so they share PORT. The primary serves nothing itself. A process that dies is started again,
+ * them, so they share PORT. The primary serves nothing itself but the sum of their metrics, to whichever
+ * of them is scraped. A process that dies is started again,
  * unless processes keep dying as they start, before they listen (the port taken, a module missing), when
  * the primary stops the rest and exits with code 1 instead of looping. (With the database away at boot a
  * copy retries its connection for about half a minute first, so it is simply started again.) SIGTERM
@@ -39,6 +41,8 @@ export function superviseHttpProcesses(count: number, options: SuperviseOptions)
   let quickDeaths = 0;
   const started = new Map<Worker, number>();
   const listened = new Set<Worker>();
+  // A scrape of /metrics reaches one process; it asks here for every process's figures (cluster-metrics.ts).
+  serveProcessMetrics();
 
   const start = (): void => {
     started.set(cluster.fork(), Date.now());

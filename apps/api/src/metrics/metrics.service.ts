@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { collectDefaultMetrics, Gauge, type Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
@@ -9,6 +9,7 @@ import { ProducerQueues } from '../queues/producer-queues';
 import { REDIS } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-client';
 import { WEBHOOK_ENDPOINT_STATES } from '../webhooks/webhook-endpoint.entity';
+import { metricsOfAllProcesses, offerProcessMetrics, sharesItsPort } from './cluster-metrics';
 import { METRICS_REGISTRY } from './metrics-registry';
 
 const JOB_STATES = ['waiting', 'prioritized', 'active', 'delayed', 'failed'] as const;
@@ -29,18 +30,20 @@ interface DatabaseFigures {
  * figures cleared (a gauge without labels reads 0) and says so in `crowdbox_metrics_source_up`. With
  * every pooled connection busy the database's read would otherwise wait for one as long as a request
  * does, and the scrape, pool figures and all, would time out just when they matter.
- * The process figures (CPU, memory, event-loop lag, GC, the pool, the Redis client) are the answering
- * process's own.
+ * They live in a registry of their own. The process figures (CPU, memory, event-loop lag, GC, requests,
+ * webhook attempts, the pool, the Redis client) are in the app's METRICS_REGISTRY: the answering
+ * process's own, or with HTTP_PROCESSES > 1 every process's, summed by the supervisor
+ * (cluster-metrics.ts; `crowdbox_metrics_source_up{source="processes"}` says whether that worked).
  */
 @Injectable()
 export class MetricsService {
+  /** The whole system's figures, read from PostgreSQL and Redis at each scrape. */
+  private readonly system = new Registry();
   private readonly sourceUp: Gauge<'source'>;
   private readonly pending: Gauge<'waiting_for'>;
   private readonly oldestDue: Gauge;
   private readonly endpoints: Gauge<'state'>;
   private readonly jobs: Gauge<'queue' | 'state'>;
-  private readonly pool: Gauge<'state'>;
-  private readonly redisUp: Gauge;
 
   constructor(
     @Inject(METRICS_REGISTRY) private readonly registry: Registry,
@@ -50,10 +53,11 @@ export class MetricsService {
     @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'READYZ_TIMEOUT_MS'>,
   ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'crowdbox_' });
-    const registers = [this.registry];
+    offerProcessMetrics(this.registry);
+    const registers = [this.system];
     this.sourceUp = new Gauge({
       name: 'crowdbox_metrics_source_up',
-      help: '1 when this scrape could read the source (postgres, redis), 0 when it could not and left its figures out',
+      help: '1 when this scrape could read the source (postgres, redis; processes: every HTTP process sharing the port), 0 when it could not and left its figures out (processes: this one only)',
       labelNames: ['source'],
       registers,
     });
@@ -70,36 +74,54 @@ export class MetricsService {
     });
     this.endpoints = new Gauge({ name: 'crowdbox_webhook_endpoints', help: 'Callback addresses by state', labelNames: ['state'], registers });
     this.jobs = new Gauge({ name: 'crowdbox_queue_jobs', help: 'BullMQ jobs by queue and state', labelNames: ['queue', 'state'], registers });
-    this.pool = new Gauge({
+    // Read when the registry is (collect), so the figures are current in whichever process is gathered.
+    const database = this.db;
+    const shared = this.redis;
+    new Gauge({
       name: 'crowdbox_db_pool_connections',
-      help: "This process's PostgreSQL pool (per process): connections open (total) and unused (idle), and queries waiting for one (waiting)",
+      help: 'PostgreSQL pool connections open (total) and unused (idle), and queries waiting for one (waiting): summed over processes',
       labelNames: ['state'],
-      registers,
+      registers: [this.registry],
+      collect() {
+        const pool = pgPool(database);
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
     });
-    this.redisUp = new Gauge({
+    new Gauge({
       name: 'crowdbox_redis_up',
-      help: "1 when this process's shared Redis client is connected and ready, 0 while it connects or reconnects (per process)",
-      registers,
+      help: '1 when the shared Redis client is connected and ready (of every process sharing the port), 0 otherwise',
+      registers: [this.registry],
+      aggregator: 'min',
+      collect() {
+        this.set(shared.status === 'ready' ? 1 : 0);
+      },
     });
   }
 
   /** Reads every source, then renders the exposition text; with its content type. */
   async scrape(): Promise<{ body: string; contentType: string }> {
-    // First: the database's read below may itself wait for a connection, and would count as waiting.
-    this.readProcess();
+    // The process figures first: the database's read below may itself wait for a connection, and would count as waiting.
+    const processes = await this.processMetrics();
     await Promise.all([
       this.read('postgres', () => this.readDatabase(), [this.pending, this.oldestDue, this.endpoints]),
       this.read('redis', () => this.readQueues(), [this.jobs]),
     ]);
-    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+    return { body: (await this.system.metrics()) + processes, contentType: this.registry.contentType };
   }
 
-  private readProcess(): void {
-    const pool = pgPool(this.db);
-    this.pool.set({ state: 'total' }, pool.totalCount);
-    this.pool.set({ state: 'idle' }, pool.idleCount);
-    this.pool.set({ state: 'waiting' }, pool.waitingCount);
-    this.redisUp.set(this.redis.status === 'ready' ? 1 : 0);
+  /** This process's registry, or every process's when several share the port (this one's alone if the supervisor does not answer). */
+  private async processMetrics(): Promise<string> {
+    if (!sharesItsPort()) return this.registry.metrics();
+    try {
+      const all = await metricsOfAllProcesses(this.config.READYZ_TIMEOUT_MS);
+      this.sourceUp.set({ source: 'processes' }, 1);
+      return all;
+    } catch {
+      this.sourceUp.set({ source: 'processes' }, 0);
+      return this.registry.metrics();
+    }
   }
 
   /**

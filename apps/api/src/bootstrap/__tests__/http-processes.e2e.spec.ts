@@ -5,6 +5,21 @@ import { freePort } from '../../../test/free-port';
 import { childrenOf, httpStatus as status, spawnMain } from '../../../test/main-process';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
 
+const METRICS_TOKEN = 'a-metrics-token-for-this-test';
+
+/** GET /metrics on a new connection (whichever process takes it). */
+async function scrape(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}`, connection: 'close' } });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/** One sample's value in exposition text, by its name and labels as written; undefined when absent. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
 /** Whether four new connections in a row are all answered ready, whichever process takes each. */
 const allReady = (port: number) => async () => (await Promise.all([1, 2, 3, 4].map(() => status(port, '/readyz')))).every((s) => s === 200);
 
@@ -34,6 +49,7 @@ describe('HTTP_PROCESSES', () => {
       MIGRATE_ON_BOOT: 'true',
       PORT: String(port),
       HTTP_PROCESSES: '2',
+      METRICS_TOKEN: METRICS_TOKEN,
     });
     output = main.output;
     return main.child;
@@ -73,6 +89,30 @@ describe('HTTP_PROCESSES', () => {
     expect(await exited).toBe(0);
     expect(childrenOf(pid)).toEqual([]);
     expect(await status(port, '/readyz')).toBeUndefined();
+  }, 120_000);
+
+  it('answers /metrics with every process\'s figures summed, whichever process is scraped', async () => {
+    const port = await freePort();
+    primary = start(port);
+    try {
+      expect(await eventually(allReady(port), 60_000, 100)).toBe(true);
+      // New connections take turns between the two processes: each counts about half of these.
+      for (let i = 0; i < 40; i++) expect(await status(port, '/healthz')).toBe(200);
+      const healthz = 'crowdbox_http_request_duration_seconds_count{method="GET",route="/healthz",status_class="2xx"}';
+      for (let i = 0; i < 4; i++) {
+        const text = await scrape(port);
+        expect(sample(text, 'crowdbox_metrics_source_up{source="processes"}')).toBe(1);
+        expect(sample(text, healthz)).toBe(40);
+        // Two processes, each with its pool: summed.
+        expect(sample(text, 'crowdbox_db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(2);
+        // The whole system's figures appear once, not once per process.
+        expect(text.split('\n').filter((l) => l.startsWith('# TYPE crowdbox_webhook_events_pending '))).toHaveLength(1);
+      }
+    } finally {
+      const exited = new Promise((resolve) => primary?.once('exit', resolve));
+      primary.kill('SIGTERM');
+      await exited;
+    }
   }, 120_000);
 
   it('keeps replacing processes that die while serving, however soon after they started', async () => {
