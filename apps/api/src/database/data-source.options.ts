@@ -33,6 +33,7 @@ import { OneLeasePerWorker1765600000000 } from './migrations/1765600000000-one-l
 import { OneFramePerTask1765700000000 } from './migrations/1765700000000-one-frame-per-task';
 import { TaskFrame1765800000000 } from './migrations/1765800000000-task-frame';
 import { SubmitEndsItsCancelledLease1765900000000 } from './migrations/1765900000000-submit-ends-its-cancelled-lease';
+import { LeaseHintReadAfterTaskLock1766000000000 } from './migrations/1766000000000-lease-hint-read-after-task-lock';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -75,6 +76,7 @@ export const MIGRATIONS = [
   OneFramePerTask1765700000000,
   TaskFrame1765800000000,
   SubmitEndsItsCancelledLease1765900000000,
+  LeaseHintReadAfterTaskLock1766000000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */
