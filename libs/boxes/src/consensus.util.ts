@@ -43,6 +43,12 @@
  * made deterministic and the one-box-per-worker rule would be ambiguous), so they throw. Boxes
  * with non-finite numbers or a non-positive width/height cannot overlap anything and are skipped
  * (they still do not change k: the worker did submit).
+ *
+ * Cost: rule 2 is computed by LabelClusters (label-clusters.util.ts), which gives exactly the clusters
+ * of comparing each box with every member of every cluster of its label, but compares a box only with
+ * clusters it overlaps, found through a grid. Boxes that overlap many others still cost a comparison
+ * each: that work grows with the square of a task's boxes, which LIMITS.boxesPerTask bounds
+ * (docs/decisions.md, "A task holds at most 4,000 boxes").
  */
 import { boxToRect, rectToBox } from './box-rect.util';
 import type { Box, ImageSize, Rect } from './box.types';
@@ -51,15 +57,14 @@ import type { ConsensusBox, ConsensusOptions, Submission } from './consensus.typ
 import { rectIou } from './iou.util';
 import { median } from './median.util';
 import { roundBox, roundHalfAwayFromZero } from './round.util';
+import { GRID_FROM, LabelClusters, type ConsensusCost } from './label-clusters.util';
 import { rectInFrame } from './scale.util';
 
 export const DEFAULT_IOU_THRESHOLD = 0.5;
 
-/** Tolerance for treating two IoU means (or a mean and the threshold) as equal. */
-const TIE_EPSILON = 1e-9;
-
 interface Entry {
-  worker: string;
+  /** The submission's place in the order workers are clustered in. */
+  worker: number;
   label: string;
   rect: Rect;
 }
@@ -67,7 +72,13 @@ interface Entry {
 interface Cluster {
   label: string;
   entries: Entry[];
-  workers: Set<string>;
+}
+
+/** One label's boxes, its clusters (in creation order) and the clustering that places each box. */
+interface LabelState {
+  rects: Rect[];
+  clusters: Cluster[];
+  clustering: LabelClusters | undefined;
 }
 
 const compareCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -106,12 +117,6 @@ function isUsable(box: Box): boolean {
   );
 }
 
-function meanIouWith(rect: Rect, cluster: Cluster): number {
-  let sum = 0;
-  for (const entry of cluster.entries) sum += rectIou(rect, entry.rect);
-  return sum / cluster.entries.length;
-}
-
 function agreementOf(cluster: Cluster): number {
   const { entries } = cluster;
   if (entries.length < 2) return 1;
@@ -146,25 +151,22 @@ function mergeCluster(cluster: Cluster, frame: ImageSize | undefined): Consensus
   };
 }
 
-/** Picks the cluster `entry` should join, or undefined to start a new one (see header, rule 2). */
-function bestCluster(entry: Entry, clusters: readonly Cluster[], threshold: number): Cluster | undefined {
-  let best: Cluster | undefined;
-  let bestScore = -Infinity;
-  // Clusters are in creation order; only a strictly better score replaces the current best, so
-  // ties stay with the earliest-created cluster.
-  for (const cluster of clusters) {
-    if (cluster.workers.has(entry.worker)) continue;
-    const score = meanIouWith(entry.rect, cluster);
-    if (score < threshold - TIE_EPSILON) continue;
-    if (best === undefined || score > bestScore + TIE_EPSILON) {
-      best = cluster;
-      bestScore = score;
-    }
-  }
-  return best;
-}
+export type { ConsensusCost };
 
 export function consensus(submissions: readonly Submission[], options: ConsensusOptions = {}): ConsensusBox[] {
+  return consensusWithCost(submissions, options);
+}
+
+/**
+ * consensus, adding the IoUs it computes to `cost`, with LabelClusters' grid from `gridFrom` boxes of a
+ * label on: for tests and the bench, not exported from the package entry.
+ */
+export function consensusWithCost(
+  submissions: readonly Submission[],
+  options: ConsensusOptions = {},
+  cost?: ConsensusCost,
+  gridFrom = GRID_FROM,
+): ConsensusBox[] {
   const threshold = options.iouThreshold ?? DEFAULT_IOU_THRESHOLD;
   // 0 would let boxes that do not overlap at all (IoU 0) merge; the project settings enforce (0, 1].
   if (!(threshold > 0 && threshold <= 1)) {
@@ -181,38 +183,48 @@ export function consensus(submissions: readonly Submission[], options: Consensus
     }
   }
 
-  const clustersByLabel = new Map<string, Cluster[]>();
-  const allClusters: Cluster[] = [];
-
-  for (const submission of ordered) {
+  // Every box in the order it is clustered (worker by worker), and per label the boxes that size its
+  // clustering, which starts once they are all known.
+  const { frame } = options;
+  const entries: Entry[] = [];
+  const labels = new Map<string, LabelState>();
+  ordered.forEach((submission, worker) => {
     const { image } = submission;
-    const { frame } = options;
-    const entries = submission.boxes
+    const own = submission.boxes
       .filter(isUsable)
-      .map((box): Entry => ({ worker: submission.worker, label: box.label, rect: image && frame ? rectInFrame(box, image, frame) : boxToRect(box) }))
+      .map((box): Entry => ({ worker, label: box.label, rect: image && frame ? rectInFrame(box, image, frame) : boxToRect(box) }))
       .sort(compareEntries);
+    for (const entry of own) {
+      entries.push(entry);
+      const state = labels.get(entry.label);
+      if (state) state.rects.push(entry.rect);
+      else labels.set(entry.label, { rects: [entry.rect], clusters: [], clustering: undefined });
+    }
+  });
 
-    for (const entry of entries) {
-      let clusters = clustersByLabel.get(entry.label);
-      if (clusters === undefined) {
-        clusters = [];
-        clustersByLabel.set(entry.label, clusters);
-      }
-      const target = bestCluster(entry, clusters, threshold);
-      if (target) {
-        target.entries.push(entry);
-        target.workers.add(entry.worker);
-      } else {
-        const created: Cluster = { label: entry.label, entries: [entry], workers: new Set([entry.worker]) };
-        clusters.push(created);
-        allClusters.push(created);
-      }
+  const allClusters: Cluster[] = [];
+  for (const entry of entries) {
+    // One submission: no two boxes are ever compared (a cluster holds one box per worker), so each is a
+    // cluster of its own. Every submit computes this (the API's soloConsensusText): kept cheap.
+    if (k === 1) {
+      allClusters.push({ label: entry.label, entries: [entry] });
+      continue;
+    }
+    const state = labels.get(entry.label) as LabelState;
+    state.clustering ??= new LabelClusters(state.rects, threshold, cost, gridFrom);
+    const target = state.clustering.add(entry.rect, entry.worker);
+    if (target < state.clusters.length) {
+      state.clusters[target].entries.push(entry);
+    } else {
+      const created: Cluster = { label: entry.label, entries: [entry] };
+      state.clusters.push(created);
+      allClusters.push(created);
     }
   }
 
   const minSupport = Math.ceil(k / 2);
   return allClusters
     .filter((cluster) => cluster.entries.length >= minSupport)
-    .map((cluster) => mergeCluster(cluster, options.frame))
+    .map((cluster) => mergeCluster(cluster, frame))
     .sort(compareOutput);
 }

@@ -1,6 +1,10 @@
 import { boxToRect } from './box-rect.util';
 import type { Box, Rect } from './box.types';
 
+// Math's functions are read once here: inside a vm context (Jest's sandbox) each global lookup in a
+// hot loop costs about 100 ns, which made a consensus of thousands of boxes 50 times slower under test than in Node.
+const { min, max } = Math;
+
 /**
  * Intersection over union of two rects, in [0, 1].
  *
@@ -16,8 +20,8 @@ export function rectIou(a: Rect, b: Rect): number {
   const bh = b.y1 - b.y0;
   if (!(aw > 0 && ah > 0 && bw > 0 && bh > 0)) return 0;
 
-  const iw = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
-  const ih = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const iw = min(a.x1, b.x1) - max(a.x0, b.x0);
+  const ih = min(a.y1, b.y1) - max(a.y0, b.y0);
   if (!(iw > 0 && ih > 0)) return 0;
 
   const intersection = iw * ih;

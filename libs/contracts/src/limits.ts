@@ -21,5 +21,21 @@ export const LIMITS = {
   labelChars: 64,
   /** Worker submissions: boxes per submission and the largest image side accepted, in pixels. */
   boxesPerSubmission: 500,
+  /**
+   * Boxes of all of a task's submissions together, which bounds its consensus's work (it grows with the
+   * square of the boxes: docs/decisions.md, "A task holds at most 4,000 boxes"). Enforced per submission:
+   * see maxBoxesPerSubmission.
+   */
+  boxesPerTask: 4000,
   imagePixels: 100_000,
 } as const;
+
+/**
+ * The most boxes one submission of a task may hold: LIMITS.boxesPerSubmission, or less for a task of many
+ * submissions, so that all of them together stay within LIMITS.boxesPerTask. It depends on the task
+ * alone, so a worker knows it before drawing (`max_boxes` of a checkout) and no worker's submission is
+ * refused because of what others sent.
+ */
+export function maxBoxesPerSubmission(requiredSubmissions: number): number {
+  return Math.min(LIMITS.boxesPerSubmission, Math.floor(LIMITS.boxesPerTask / Math.max(1, requiredSubmissions)));
+}

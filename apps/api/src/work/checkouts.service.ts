@@ -37,7 +37,8 @@ const LEASE_NEXT_TASK: PreparedStatement = {
          AND ht.completed_at IS NULL
        LIMIT 1
     ), candidate AS (
-      SELECT t.id, t.project_id, t.prompt, t.external_image_url, t.reward, t.allowed_completion_time_seconds
+      SELECT t.id, t.project_id, t.prompt, t.external_image_url, t.reward, t.allowed_completion_time_seconds,
+             t.required_submissions
         FROM tasks t
        WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM held)

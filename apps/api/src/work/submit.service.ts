@@ -1,5 +1,5 @@
 import { boxInsideImage } from '@crowdbox/boxes';
-import type { Annotation, ErrorItem, LabelInfo, SubmitBody, SubmitResponse } from '@crowdbox/contracts';
+import { LIMITS, maxBoxesPerSubmission, type Annotation, type ErrorItem, type LabelInfo, type SubmitBody, type SubmitResponse } from '@crowdbox/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,7 @@ interface LeaseRow {
   live: boolean;
   reward: number;
   labels: LabelInfo[];
+  required_submissions: number;
   task_cancelled: boolean;
   task_completed: boolean;
   submission_id: string | null;
@@ -34,7 +35,7 @@ interface LeaseRow {
 const READ_LEASE: PreparedStatement = {
   name: 'submit_read_lease',
   text: `
-    SELECT c.worker_id, c.task_id, c.state, c.expires_at > now() AS live, t.reward, p.labels,
+    SELECT c.worker_id, c.task_id, c.state, c.expires_at > now() AS live, t.reward, p.labels, t.required_submissions,
            t.cancelled_at IS NOT NULL AS task_cancelled, t.completed_at IS NOT NULL AS task_completed,
            s.id AS submission_id, s.request_hash AS submission_hash, s.reward AS submission_reward
       FROM checkouts c
@@ -62,7 +63,8 @@ interface SubmittedRow {
 /**
  * The whole submit in one autocommit statement (docs/decisions.md, "Submit in one statement"): the
  * submission is written only for this worker's live lease of a task whose project has every label
- * used ($8, `[{"name": …}]`); then the lease ends, the task counts it (and takes it off its lease
+ * used ($8, `[{"name": …}]`) and that takes this many boxes in a submission ($11, largestTaskFor);
+ * then the lease ends, the task counts it (and takes it off its lease
  * count, which no trigger does for a submit: migration 1764500000000) and, when it is the last one,
  * completes with its `task_completed` outbox event (DESIGN.md §3: the event exists if and only if the
  * completion committed). `ended` reads `submitted`, so the submissions trigger sees the lease still
@@ -85,7 +87,7 @@ const SUBMIT: PreparedStatement = {
         JOIN tasks t ON t.id = c.task_id
         JOIN projects p ON p.id = t.project_id
        WHERE c.id = $1 AND c.worker_id = $2 AND c.state = 'active' AND c.expires_at > now()
-         AND p.labels @> $8::jsonb
+         AND p.labels @> $8::jsonb AND t.required_submissions <= $11::int
     ), submitted AS (
       INSERT INTO submissions (id, checkout_id, task_id, worker_id, boxes, image_width, image_height, reward, request_hash)
       SELECT $3, lease.id, lease.task_id, $2, $4::jsonb, $5, $6, lease.reward, $7 FROM lease
@@ -162,7 +164,7 @@ export class SubmitService {
       if (!lease || lease.worker_id !== worker.userId) throw workErrors.checkoutNotFound();
       if (lease.submission_id) return replay(lease, hash);
       assertOpen(lease);
-      validateBoxes(body, lease.labels);
+      validateBoxes(body, lease);
       const written = await write();
       if (written) return written;
     }
@@ -175,6 +177,7 @@ export class SubmitService {
     const boxes = JSON.stringify(stored);
     const labels = JSON.stringify([...new Set(body.annotations.map((box) => box.label))].map((name) => ({ name })));
     const solo = soloConsensusText(worker.userId, stored, { width: body.image_width, height: body.image_height });
+    const tasksTaking = largestTaskFor(body.annotations.length);
     return async () => {
       const submissionId = randomUUID();
       let row: SubmittedRow | undefined;
@@ -190,6 +193,7 @@ export class SubmitService {
           labels,
           randomUUID(),
           solo,
+          tasksTaking,
         ]);
       } catch (error) {
         // The lease ended, or was submitted by a concurrent request, between SUBMIT's read and its write.
@@ -242,10 +246,32 @@ function assertOpen(lease: LeaseRow): void {
   if (lease.task_completed) throw workErrors.completed();
 }
 
-/** Labels from the project, every box inside the image (API.md §3, DESIGN.md §6). */
-function validateBoxes(body: SubmitBody, labels: LabelInfo[]): void {
-  const errors = boxErrors(body, labels);
+/**
+ * No more boxes than the task takes in a submission (docs/decisions.md, "A task holds at most 4,000
+ * boxes"), labels from the project, every box inside the image (API.md §3, DESIGN.md §6).
+ */
+function validateBoxes(body: SubmitBody, lease: LeaseRow): void {
+  const max = maxBoxesPerSubmission(lease.required_submissions);
+  const errors = boxErrors(body, lease.labels);
+  if (body.annotations.length > max) {
+    errors.unshift({
+      field: 'annotations',
+      detail: `must hold at most ${max} boxes in this task (its ${lease.required_submissions} submissions hold at most ${LIMITS.boxesPerTask} in all)`,
+    });
+  }
   if (errors.length > 0) throw new ApiException(422, errors);
+}
+
+/**
+ * The largest required_submissions of a task that takes `boxes` boxes in one submission (0: none does),
+ * for SUBMIT's condition: maxBoxesPerSubmission only falls as a task needs more submissions. A submit
+ * over its task's maximum writes nothing, and validateBoxes answers why.
+ */
+function largestTaskFor(boxes: number): number {
+  for (let required = LIMITS.requiredSubmissions.max; required >= LIMITS.requiredSubmissions.min; required--) {
+    if (maxBoxesPerSubmission(required) >= boxes) return required;
+  }
+  return 0;
 }
 
 /** Each box's errors in order: its label (when `labels` is given), then its place in the image. */

@@ -46,6 +46,13 @@ export interface CheckoutResponse {
   prompt: string;
   external_image_url: string | null;
   labels: LabelInfo[];
+  /**
+   * The most boxes a submission of this task may hold (maxBoxesPerSubmission of its required
+   * submissions): LIMITS.boxesPerSubmission, less in a task of more than 10 submissions. A submit with
+   * more is a 422 on `annotations`. Optional only for an API that predates it (a rolling deploy): read
+   * its absence as LIMITS.boxesPerSubmission.
+   */
+  max_boxes?: number;
   reward: number;
   checked_out_at: string;
   expires_at: string;

@@ -63,6 +63,7 @@ describe('worker API /api/work', () => {
         'prompt',
         'external_image_url',
         'labels',
+        'max_boxes',
         'reward',
         'checked_out_at',
         'expires_at',
@@ -72,6 +73,7 @@ describe('worker API /api/work', () => {
         project_uuid: r.projectUuid,
         prompt: '<p>Draw a box around every car in <b>the picture</b>.</p>',
         external_image_url: 'https://images.example.com/1.jpg',
+        max_boxes: 500,
         reward: 25,
       });
       expect(c.labels.map((l: { name: string }) => l.name)).toEqual(['car', 'person']);
@@ -519,6 +521,45 @@ describe('worker API /api/work', () => {
       // A box touching the edges is inside.
       const edge = await submit(w, lease.checkout_id, { annotations: [{ label: 'person', center_x: 320, center_y: 240, width: 640, height: 480 }], ...IMAGE });
       expect(edge.status).toBe(201);
+    });
+  });
+
+  describe('boxes per task', () => {
+    it('tells the worker how many boxes a submission of the task takes, and refuses one with more, changing nothing', async () => {
+      const boxes = (n: number) => ({ annotations: Array.from({ length: n }, () => BOX), ...IMAGE });
+      // 4,000 boxes a task (LIMITS.boxesPerTask): 500 a submission (LIMITS.boxesPerSubmission) up to 8
+      // submissions, then 4,000 / required_submissions, rounded down.
+      for (const [required, max] of [
+        [1, 500],
+        [8, 500],
+        [11, 363],
+        [20, 200],
+        [100, 40],
+      ]) {
+        const r = await aRequester(t);
+        const taskId = await newTask(r, { required_submissions: required });
+        const [w] = await workers(1);
+        const lease = (await checkOut(w, r.projectUuid)).body.data;
+        expect(lease.max_boxes).toBe(max);
+        const over = await submit(w, lease.checkout_id, boxes(max + 1));
+        expect(over.status).toBe(422);
+        expect(over.body.errors).toEqual([
+          {
+            field: 'annotations',
+            detail:
+              max === 500
+                ? 'must hold at most 500 boxes'
+                : `must hold at most ${max} boxes in this task (its ${required} submissions hold at most 4000 in all)`,
+          },
+        ]);
+        const [{ state }] = await t.db.query('SELECT state FROM checkouts WHERE id = $1', [lease.checkout_id]);
+        expect(state).toBe('active');
+        expect((await task(r, taskId)).submission_count).toBe(0);
+        // Exactly the maximum is taken.
+        const atMax = await submit(w, lease.checkout_id, boxes(max));
+        expect(atMax.status).toBe(201);
+        expect((await task(r, taskId)).submission_count).toBe(1);
+      }
     });
   });
 
