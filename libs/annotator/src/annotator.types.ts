@@ -21,6 +21,12 @@ export interface AnnotatorProps {
   /** Called with integer image-pixel boxes after every edit; without it (or with readOnly) the editor only views. */
   onChange?: (boxes: Box[]) => void;
   readOnly?: boolean;
+  /**
+   * The most boxes the editor lets the user have: at it, drawing (or an undo or redo that would add a
+   * box) does nothing and says why; editing, moving, relabeling and deleting still work. Boxes given
+   * beyond it are kept. Absent: no limit.
+   */
+  maxBoxes?: number;
   overlays?: OverlayBoxSet[];
   /** The natural size of the image, once it has loaded. */
   onImageSize?: (size: { width: number; height: number }) => void;

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef } from 'react';
 import { clampRect, imageRectToScreen, screenToImage } from '@crowdbox/boxes';
 import type { Point } from '@crowdbox/boxes';
 import { actions } from '../store/editor.actions';
+import { canAddBox } from '../store/editor.selectors';
 import type { EditorAction } from '../store/editor.actions';
 import type { EditorStore } from '../store/editor-store';
 import { clientToStage, isClick, toNodeRect } from './stage-geometry.util';
@@ -121,10 +122,13 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
         evt.pointerId,
         (e) => {
           const at = imageRectTo(e);
-          const { image, viewport } = store.getState();
+          const state = store.getState();
+          const { image, viewport } = state;
           if (!at || !image || !latest.current.editable) return;
           if (!drawing && isClick(origin, at.point)) return;
           drawing = true;
+          // At the limit no box starts: no preview, and the release's drawBox is refused (and said so) by the store.
+          if (!canAddBox(state)) return;
           const preview = latest.current.preview();
           preview?.setAttrs({ ...toNodeRect(imageRectToScreen(clampRect(at.rect, image), viewport)), visible: true });
           preview?.getLayer()?.batchDraw();

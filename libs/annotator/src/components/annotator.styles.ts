@@ -94,3 +94,13 @@ export const listButton: CSSProperties = {
   gap: 6,
   cursor: 'pointer',
 };
+
+/** The notice at the box limit: a warning, readable on its own. */
+export const limitNotice: CSSProperties = {
+  margin: 0,
+  padding: '6px 8px',
+  borderRadius: 4,
+  border: '1px solid #d4a72c',
+  background: '#fff8c5',
+  color: '#4d2d00',
+};

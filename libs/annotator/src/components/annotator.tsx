@@ -9,8 +9,9 @@ import { KEYMAP } from '../keymap/keymap';
 import type { KeyCommand } from '../keymap/keymap';
 import { useKeymap } from '../keymap/use-keymap';
 import { actions } from '../store/editor.actions';
-import { activeLabel, canRedo, canUndo } from '../store/editor.selectors';
+import { activeLabel, canAddBox, canRedo, canUndo } from '../store/editor.selectors';
 import * as s from './annotator.styles';
+import { BoxLimitStatus } from './box-limit-status';
 import { BoxList } from './box-list';
 import { KeymapHelp } from './keymap-help';
 import { LabelLegend, LabelPicker } from './label-picker';
@@ -24,11 +25,11 @@ const NO_OVERLAYS: OverlayBoxSet[] = [];
  * with readOnly, it only shows them (and the overlays) with zoom and pan.
  */
 export function Annotator(props: AnnotatorProps): JSX.Element {
-  const { imageUrl, labels, boxes, onChange, readOnly = false, overlays = NO_OVERLAYS, onImageSize, className, height } = props;
+  const { imageUrl, labels, boxes, onChange, readOnly = false, maxBoxes, overlays = NO_OVERLAYS, onImageSize, className, height } = props;
   const editable = !readOnly && onChange !== undefined;
   const labelNames = useMemo(() => labels.map((l) => l.name), [labels]);
   const colors = useMemo(() => labelColors(labels), [labels]);
-  const { store, state, dispatch } = useAnnotatorStore({ boxes, labels: labelNames, editable, onChange });
+  const { store, state, dispatch } = useAnnotatorStore({ boxes, labels: labelNames, editable, maxBoxes: maxBoxes ?? null, onChange });
   const { image, status, size } = useImage(imageUrl);
 
   const [helpOpen, setHelpOpen] = useState(false);
@@ -76,7 +77,8 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
   const onPress = useCallback(() => stageRef.current?.focus({ preventScroll: true }), []);
 
   const { viewport } = state;
-  const cursor = panning ? 'grabbing' : spaceHeld ? 'grab' : editable ? 'crosshair' : 'default';
+  // At the box limit a drag draws nothing, so the pointer does not offer to.
+  const cursor = panning ? 'grabbing' : spaceHeld ? 'grab' : editable && canAddBox(state) ? 'crosshair' : 'default';
 
   return (
     <div ref={containerRef} data-testid="annotator" className={className} style={s.root(height)}>
@@ -143,7 +145,10 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
             // A viewer has nothing to draw or relabel: the labels' colours only, no picker.
             <LabelLegend labels={labels} />
           ))}
-        <BoxList boxes={state.boxes} selected={state.selected} colors={colors} editable={editable} onSelect={onSelect} onDelete={onDelete} />
+        {editable && state.maxBoxes !== null && (
+          <BoxLimitStatus count={state.boxes.length} max={state.maxBoxes} refusals={state.refusedAtLimit} />
+        )}
+        <BoxList boxes={state.boxes} max={editable ? state.maxBoxes : null} selected={state.selected} colors={colors} editable={editable} onSelect={onSelect} onDelete={onDelete} />
       </aside>
     </div>
   );

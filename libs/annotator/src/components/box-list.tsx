@@ -6,6 +6,8 @@ import * as s from './annotator.styles';
 
 export interface BoxListProps {
   boxes: readonly Box[];
+  /** The most boxes there may be, shown beside the count; null: no limit. */
+  max?: number | null;
   selected: number | null;
   colors: ReadonlyMap<string, string>;
   editable: boolean;
@@ -70,10 +72,13 @@ const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, o
 });
 
 /** The boxes beside the canvas: label, centre and size in image pixels; click selects. */
-export function BoxList({ boxes, selected, colors, editable, onSelect, onDelete }: BoxListProps): JSX.Element {
+export function BoxList({ boxes, max = null, selected, colors, editable, onSelect, onDelete }: BoxListProps): JSX.Element {
   return (
     <section aria-label="Boxes">
-      <h3 style={s.heading}>Boxes ({boxes.length})</h3>
+      <h3 style={s.heading}>
+        Boxes ({boxes.length}
+        {max !== null && ` / ${max}`})
+      </h3>
       {boxes.length === 0 && <p style={{ margin: 0, color: '#59636e' }}>{editable ? 'Drag on the image to draw a box.' : 'No boxes.'}</p>}
       <ul data-testid="annotator-box-list" style={s.list}>
         {boxes.map((box, index) => (

@@ -11,6 +11,8 @@ export interface AnnotatorStoreInput {
   boxes: Box[];
   labels: string[];
   editable: boolean;
+  /** null: no limit. */
+  maxBoxes: number | null;
   onChange?: (boxes: Box[]) => void;
 }
 
@@ -28,7 +30,7 @@ export interface AnnotatorStore {
  * the prop change nothing.
  */
 export function useAnnotatorStore(input: AnnotatorStoreInput): AnnotatorStore {
-  const [store] = useState(() => createEditorStore({ boxes: input.boxes, labels: input.labels, readOnly: !input.editable }));
+  const [store] = useState(() => createEditorStore({ boxes: input.boxes, labels: input.labels, readOnly: !input.editable, maxBoxes: input.maxBoxes }));
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
 
   const onChange = useRef(input.onChange);
@@ -43,6 +45,9 @@ export function useAnnotatorStore(input: AnnotatorStoreInput): AnnotatorStore {
   useLayoutEffect(() => {
     store.dispatch(actions.readOnlyChanged(!input.editable));
   }, [store, input.editable]);
+  useLayoutEffect(() => {
+    store.dispatch(actions.maxBoxesChanged(input.maxBoxes));
+  }, [store, input.maxBoxes]);
   useLayoutEffect(() => {
     if (!sameBoxes(input.boxes, store.getState().boxes)) store.dispatch(actions.boxesReplaced(input.boxes));
   }, [store, input.boxes]);

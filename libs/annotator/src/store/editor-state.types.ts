@@ -27,6 +27,10 @@ export interface EditorState {
   autoFit: boolean;
   /** Edits are ignored; selection, zoom and pan still work. */
   readOnly: boolean;
+  /** The most boxes an edit may leave (drawing, undo, redo); null: no limit. Boxes from outside may exceed it. */
+  maxBoxes: number | null;
+  /** How many edits the limit has refused, so the editor can say so again at each one. */
+  refusedAtLimit: number;
   past: EditorSnapshot[];
   future: EditorSnapshot[];
 }

@@ -2,6 +2,7 @@ import type { Box } from '@crowdbox/boxes';
 import type { EditorAction } from './editor.actions';
 import { editorReducer } from './editor.reducer';
 import type { EditorState } from './editor-state.types';
+import { boxLimit } from './box-limit.util';
 
 export interface EditorStore {
   getState(): EditorState;
@@ -14,6 +15,8 @@ export interface EditorInit {
   boxes?: Box[];
   labels?: string[];
   readOnly?: boolean;
+  /** The most boxes an edit may leave; absent or null: no limit. */
+  maxBoxes?: number | null;
 }
 
 export function createInitialState(init: EditorInit = {}): EditorState {
@@ -28,6 +31,8 @@ export function createInitialState(init: EditorInit = {}): EditorState {
     viewport: { scale: 1, offsetX: 0, offsetY: 0 },
     autoFit: true,
     readOnly: init.readOnly ?? false,
+    maxBoxes: boxLimit(init.maxBoxes),
+    refusedAtLimit: 0,
     past: [],
     future: [],
   };

@@ -6,6 +6,8 @@ export type EditorAction =
   | { type: 'stageResized'; size: StageSize }
   | { type: 'labelsChanged'; labels: string[] }
   | { type: 'readOnlyChanged'; readOnly: boolean }
+  /** null: no limit. */
+  | { type: 'maxBoxesChanged'; maxBoxes: number | null }
   /** The controlled value changed from outside; not an edit, so not an undo step. */
   | { type: 'boxesReplaced'; boxes: Box[] }
   | { type: 'drawBox'; rect: Rect }
@@ -37,6 +39,7 @@ export const actions = {
   stageResized: (size: StageSize): EditorAction => ({ type: 'stageResized', size }),
   labelsChanged: (labels: string[]): EditorAction => ({ type: 'labelsChanged', labels }),
   readOnlyChanged: (readOnly: boolean): EditorAction => ({ type: 'readOnlyChanged', readOnly }),
+  maxBoxesChanged: (maxBoxes: number | null): EditorAction => ({ type: 'maxBoxesChanged', maxBoxes }),
   boxesReplaced: (boxes: Box[]): EditorAction => ({ type: 'boxesReplaced', boxes }),
   drawBox: (rect: Rect): EditorAction => ({ type: 'drawBox', rect }),
   moveBox: (index: number, dx: number, dy: number): EditorAction => ({ type: 'moveBox', index, dx, dy }),

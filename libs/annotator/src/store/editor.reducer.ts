@@ -1,5 +1,6 @@
 import type { Box, Rect } from '@crowdbox/boxes';
 import { cutToStoredBox, grownBox, movedBox } from './box-edit.util';
+import { addsBeyondLimit, boxLimit, refusedAtLimit } from './box-limit.util';
 import type { EditorAction } from './editor.actions';
 import type { EditorState } from './editor-state.types';
 import { commitEdit, redo, undo } from './history.util';
@@ -16,6 +17,7 @@ function replaceAt(boxes: Box[], index: number, box: Box): Box[] {
 
 function drawBox(state: EditorState, rect: Rect): EditorState {
   if (state.readOnly || !state.image) return state;
+  if (addsBeyondLimit(state, state.boxes.length + 1)) return refusedAtLimit(state);
   const box = cutToStoredBox(state.currentLabel, rect, state.image);
   if (!box) return state;
   return commitEdit(state, [...state.boxes, box], state.boxes.length);
@@ -70,6 +72,12 @@ function select(state: EditorState, index: number | null): EditorState {
   return selected === state.selected ? state : { ...state, selected };
 }
 
+// Undo and redo bring back boxes as they were, but not beyond the limit: that would be drawing by other means.
+function historyStep(state: EditorState, step: (state: EditorState) => EditorState): EditorState {
+  const next = step(state);
+  return next !== state && addsBeyondLimit(state, next.boxes.length) ? refusedAtLimit(state) : next;
+}
+
 // Boxes from outside (the `boxes` prop: another tab's edit, a loaded draft) start the undo history afresh:
 // an undo here must not take back what was done elsewhere, which its snapshots know nothing of.
 function replaceBoxes(state: EditorState, boxes: Box[]): EditorState {
@@ -92,6 +100,10 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     }
     case 'readOnlyChanged':
       return action.readOnly === state.readOnly ? state : { ...state, readOnly: action.readOnly };
+    case 'maxBoxesChanged': {
+      const maxBoxes = boxLimit(action.maxBoxes);
+      return maxBoxes === state.maxBoxes ? state : { ...state, maxBoxes };
+    }
     case 'boxesReplaced':
       return replaceBoxes(state, action.boxes);
     case 'drawBox':
@@ -121,9 +133,9 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return label === undefined ? state : pickLabel(state, label);
     }
     case 'undo':
-      return undo(state);
+      return historyStep(state, undo);
     case 'redo':
-      return redo(state);
+      return historyStep(state, redo);
     case 'zoomAt':
       return zoomedAt(state, action.screenPoint, action.factor);
     case 'zoomBy':

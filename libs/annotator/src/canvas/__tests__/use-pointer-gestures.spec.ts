@@ -1,5 +1,7 @@
 import { renderHook } from '@testing-library/react';
+import type Konva from 'konva';
 import type { EditorAction } from '../../store/editor.actions';
+import type { EditorState } from '../../store/editor-state.types';
 import { createEditorStore } from '../../store/editor-store';
 import { editor } from '../../store/__tests__/editor.fixtures';
 import { usePointerGestures } from '../use-pointer-gestures';
@@ -23,9 +25,16 @@ function pointer(type: string, { id, x, y, primary = id === 1 }: PointerInit): P
 }
 
 /** The gestures at zoom 1 on an 800x600 image, with a stage element at the page's corner: client px are image px. */
-function setUp() {
-  const store = createEditorStore(editor());
+function setUp(state: Partial<EditorState> = {}) {
+  const store = createEditorStore(editor(state));
   const dispatched: EditorAction[] = [];
+  // The drawing preview, as far as the gestures use it: whether it was ever shown.
+  const shown: boolean[] = [];
+  const preview = {
+    setAttrs: (attrs: { visible?: boolean }) => shown.push(attrs.visible === true),
+    visible: () => undefined,
+    getLayer: () => null,
+  } as unknown as Konva.Rect;
   const stage = document.createElement('div');
   const { result } = renderHook(() =>
     usePointerGestures({
@@ -33,7 +42,7 @@ function setUp() {
       dispatch: (action) => dispatched.push(action),
       editable: true,
       stageElement: () => stage,
-      preview: () => null,
+      preview: () => preview,
       onPanningChange: () => undefined,
     }),
   );
@@ -45,7 +54,7 @@ function setUp() {
   };
   const move = (init: PointerInit) => window.dispatchEvent(pointer('pointermove', init));
   const lift = (init: PointerInit) => window.dispatchEvent(pointer('pointerup', init));
-  return { dispatched, press, move, lift };
+  return { dispatched, shown, press, move, lift };
 }
 
 describe('pointer gestures with more than one pointer', () => {
@@ -89,5 +98,28 @@ describe('pointer gestures with more than one pointer', () => {
     move({ id: 3, x: 140, y: 150 });
     lift({ id: 3, x: 140, y: 150 });
     expect(dispatched).toEqual([{ type: 'drawBox', rect: { x0: 100, y0: 100, x1: 140, y1: 150 } }]);
+  });
+});
+
+describe('pointer gestures at the box limit', () => {
+  const drag = (g: ReturnType<typeof setUp>) => {
+    g.press({ id: 1, x: 100, y: 100 });
+    g.move({ id: 1, x: 150, y: 160 });
+    g.lift({ id: 1, x: 200, y: 220 });
+  };
+
+  it('shows the preview of a drawing below the limit', () => {
+    const g = setUp({ maxBoxes: 1 });
+    drag(g);
+    expect(g.shown).toEqual([true]);
+    expect(g.dispatched).toEqual([{ type: 'drawBox', rect: { x0: 100, y0: 100, x1: 200, y1: 220 } }]);
+  });
+
+  it('starts no box at it: no preview, and the drag goes to the store as a drawing, which the store refuses', () => {
+    const g = setUp({ maxBoxes: 1, boxes: [{ label: 'cat', center_x: 500, center_y: 500, width: 20, height: 20 }] });
+    drag(g);
+    expect(g.shown).toEqual([]);
+    // A drawing, not a click: the drag selects nothing, and the store hears it to say why nothing was drawn.
+    expect(g.dispatched).toEqual([{ type: 'drawBox', rect: { x0: 100, y0: 100, x1: 200, y1: 220 } }]);
   });
 });

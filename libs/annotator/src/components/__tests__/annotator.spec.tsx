@@ -173,6 +173,58 @@ describe('Annotator', () => {
   });
 });
 
+describe('Annotator with a box limit', () => {
+  const limit = () => screen.getByTestId('annotator-box-limit');
+
+  it('says nothing of a limit without maxBoxes, and has no status region for it', async () => {
+    await renderLoaded();
+    expect(screen.queryByTestId('annotator-box-limit')).toBeNull();
+    expect(screen.getByText('Boxes (2)')).toBeTruthy();
+  });
+
+  it('shows the count against the limit, with an empty status region below it', async () => {
+    await renderLoaded({ maxBoxes: 3 });
+    expect(screen.getByText('Boxes (2 / 3)')).toBeTruthy();
+    // The live region is there, empty, before it has anything to say, so what appears in it is announced.
+    expect(limit().getAttribute('role')).toBe('status');
+    expect(limit().textContent).toBe('');
+    expect(screen.getByTestId('annotator-stage').style.cursor).toBe('crosshair');
+  });
+
+  it('says the limit once it is reached, offers no drawing cursor, and a deletion clears it', async () => {
+    const { changes } = await renderLoaded({ maxBoxes: 2 });
+    expect(limit().textContent).toBe('This task takes at most 2 boxes. Delete one to draw another.');
+    expect(screen.getByTestId('annotator-stage').style.cursor).toBe('default');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete box 2' }));
+    expect(changes.at(-1)).toEqual([BOXES[0]]);
+    expect(limit().textContent).toBe('');
+    expect(screen.getByTestId('annotator-stage').style.cursor).toBe('crosshair');
+  });
+
+  it('keeps boxes beyond the limit and says how many to delete; an undo that would add one back says the limit again', async () => {
+    const { changes } = await renderLoaded({ maxBoxes: 1 });
+    expect(items()).toHaveLength(2);
+    expect(limit().textContent).toBe('This task takes at most 1 box: delete 1 of these 2.');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Delete box 2' }));
+    expect(changes.at(-1)).toEqual([BOXES[0]]);
+    const message = limit().firstChild;
+    expect(limit().textContent).toBe('This task takes at most 1 box. Delete one to draw another.');
+    act(() => void key('z', { ctrlKey: true }));
+    expect(items()).toHaveLength(1);
+    expect(changes).toHaveLength(1);
+    // The same words in a new node: a screen reader announces them again.
+    expect(limit().textContent).toBe('This task takes at most 1 box. Delete one to draw another.');
+    expect(limit().firstChild).not.toBe(message);
+  });
+
+  it('says nothing of the limit to a viewer', async () => {
+    await renderLoaded({ maxBoxes: 1, readOnly: true });
+    expect(screen.queryByTestId('annotator-box-limit')).toBeNull();
+    expect(screen.getByText('Boxes (2)')).toBeTruthy();
+  });
+});
+
 describe('KeymapHelp', () => {
   it('lists the edit keys to an editor and only the viewing keys to a viewer', () => {
     const { unmount } = render(<KeymapHelp />);
