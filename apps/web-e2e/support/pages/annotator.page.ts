@@ -66,12 +66,15 @@ export class AnnotatorPage {
   readonly stage: Locator;
   readonly boxItems: Locator;
   readonly keymap: Locator;
+  /** The status that says the box limit (empty below it). */
+  readonly boxLimit: Locator;
 
   constructor(readonly page: Page) {
     this.root = page.getByTestId('annotator');
     this.stage = page.getByTestId('annotator-stage');
     this.boxItems = page.getByTestId('annotator-box-item');
     this.keymap = page.getByTestId('annotator-keymap');
+    this.boxLimit = page.getByTestId('annotator-box-limit');
   }
 
   /** Waits until the image has loaded and the stage reports its viewport. */

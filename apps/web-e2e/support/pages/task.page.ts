@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { AnnotatorPage } from './annotator.page';
+import { AnnotatorPage, type ImageBox } from './annotator.page';
 
 /** /work/:projectUuid — one leased task: the annotator, the prompt, the countdown, Submit and Skip. */
 export class TaskPage {
@@ -13,6 +13,8 @@ export class TaskPage {
   readonly noTask: Locator;
   readonly notice: Locator;
   readonly errors: Locator;
+  /** The boxes against the task's maximum, above Submit ("12 / 200 boxes"), with `data-tone` ok, near, full. */
+  readonly boxCount: Locator;
   readonly annotator: AnnotatorPage;
 
   constructor(readonly page: Page) {
@@ -26,6 +28,7 @@ export class TaskPage {
     this.noTask = page.getByTestId('no-task');
     this.notice = page.getByTestId('lease-notice');
     this.errors = page.getByTestId('error-list');
+    this.boxCount = page.getByTestId('box-count');
     this.annotator = new AnnotatorPage(page);
   }
 
@@ -50,6 +53,19 @@ export class TaskPage {
   /** The keys of the drafts this browser holds (every user's), `crowdbox:draft:<user id>:<checkout id>`. */
   draftKeys(): Promise<string[]> {
     return this.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('crowdbox:draft:')));
+  }
+
+  /**
+   * Writes the draft of this page's lease as the app keeps it (the boxes in image pixels of an image of
+   * `image`'s size), as a reload or another tab would find it; reload to see it.
+   */
+  async writeDraft(userId: string, boxes: ImageBox[], image: { width: number; height: number }): Promise<void> {
+    const checkoutId = await this.checkoutId();
+    const projectUuid = new URL(this.page.url()).pathname.split('/').pop() ?? '';
+    await this.page.evaluate(
+      ({ key, draft }) => localStorage.setItem(key, JSON.stringify({ ...draft, saved_at: new Date().toISOString() })),
+      { key: `crowdbox:draft:${userId}:${checkoutId}`, draft: { checkout_id: checkoutId, project_uuid: projectUuid, boxes, image } },
+    );
   }
 
   async submit(): Promise<void> {

@@ -4,6 +4,7 @@ import type { CheckoutResponse } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
+import { BoxCount, maxBoxesOf } from './box-count';
 import { Countdown } from './countdown';
 import { SkipConfirm } from './skip-confirm';
 import { toSubmittedBoxes } from './image-frame';
@@ -53,6 +54,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   const sendable = image ? toSubmittedBoxes(boxes, image) : boxes;
   const outside = boxes.length - sendable.length;
   const restored = props.resumed && props.initialBoxes.length > 0;
+  const maxBoxes = maxBoxesOf(checkout);
 
   return (
     <div className="task-layout" data-testid="task-workspace" data-checkout-id={checkout.checkout_id}>
@@ -65,6 +67,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             onChange={onChange}
             // While a submit or skip is out, what is sent is settled: a box drawn now would be dropped with the task.
             readOnly={busy !== null}
+            maxBoxes={maxBoxes}
             onImageSize={onImageSize}
             className="task-annotator"
           />
@@ -98,6 +101,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             {outside === 1 ? 'it' : 'them'} onto the image, or delete {outside === 1 ? 'it' : 'them'}.
           </p>
         )}
+        {checkout.external_image_url && <BoxCount count={boxes.length} max={maxBoxes} />}
         {confirmingSkip && busy === null ? (
           <SkipConfirm boxes={boxes.length} onSkip={skip} onKeep={keepDrawing} />
         ) : (
