@@ -13,17 +13,25 @@ const nearFrom = (max: number): number => Math.ceil(max * 0.9);
 
 /**
  * The boxes drawn against the task's maximum, beside Submit ("12 / 200 boxes"): a warning once the
- * maximum is near, and at it, that it is the most. The annotator itself announces the maximum when it is
- * reached, so this is not a live region (it would read out every box).
+ * maximum is near, and at it, that it is the most. Beyond it (a draft kept from before the maximum, or
+ * another tab's boxes) it says how many to delete: Submit waits until then, described by this (`id`).
+ * The annotator itself announces the maximum when it is reached, so this is not a live region (it would
+ * read out every box).
  */
-export function BoxCount({ count, max }: { count: number; max: number }) {
-  const tone = count >= max ? 'full' : count >= nearFrom(max) ? 'near' : 'ok';
+export function BoxCount({ id, count, max }: { id?: string; count: number; max: number }) {
+  const tone = count > max ? 'over' : count === max ? 'full' : count >= nearFrom(max) ? 'near' : 'ok';
   return (
-    <p className={`box-count ${tone}`} data-testid="box-count" data-tone={tone}>
+    <p id={id} className={`box-count ${tone}`} data-testid="box-count" data-tone={tone}>
       <span className="box-count-figure">
         {count} / {max} {max === 1 ? 'box' : 'boxes'}
       </span>
       {tone === 'full' && <span> · the most this task takes</span>}
+      {tone === 'over' && (
+        <span>
+          {' '}
+          · this task takes at most {max}: delete {count - max} before you submit.
+        </span>
+      )}
     </p>
   );
 }

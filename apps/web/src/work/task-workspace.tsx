@@ -1,7 +1,7 @@
 import { Annotator } from '@crowdbox/annotator';
 import type { Box, ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse } from '@crowdbox/contracts';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { BoxCount, maxBoxesOf } from './box-count';
@@ -49,12 +49,15 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
     setConfirmingSkip(false);
   }, []);
 
-  const canSubmit = image !== null && busy === null;
+  const maxBoxes = maxBoxesOf(checkout);
+  // A draft kept from before the maximum (or another tab's boxes) may hold more: kept, not cut, but not sent.
+  const tooMany = boxes.length > maxBoxes;
+  const countId = useId();
+  const canSubmit = image !== null && busy === null && !tooMany;
   // What Submit sends and counts: a box that lies wholly outside the image has nothing to send.
   const sendable = image ? toSubmittedBoxes(boxes, image) : boxes;
   const outside = boxes.length - sendable.length;
   const restored = props.resumed && props.initialBoxes.length > 0;
-  const maxBoxes = maxBoxesOf(checkout);
 
   return (
     <div className="task-layout" data-testid="task-workspace" data-checkout-id={checkout.checkout_id}>
@@ -101,7 +104,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             {outside === 1 ? 'it' : 'them'} onto the image, or delete {outside === 1 ? 'it' : 'them'}.
           </p>
         )}
-        {checkout.external_image_url && <BoxCount count={boxes.length} max={maxBoxes} />}
+        {checkout.external_image_url && <BoxCount id={countId} count={boxes.length} max={maxBoxes} />}
         {confirmingSkip && busy === null ? (
           <SkipConfirm boxes={boxes.length} onSkip={skip} onKeep={keepDrawing} />
         ) : (
@@ -110,6 +113,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               type="button"
               className="button primary"
               disabled={!canSubmit}
+              aria-describedby={tooMany ? countId : undefined}
               onClick={() => image && props.onSubmit(checkout, sendable, image)}
               data-testid="submit-task"
             >

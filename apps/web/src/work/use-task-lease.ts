@@ -19,6 +19,7 @@ import {
 } from './lease-notices';
 import { leaseOutcomeOnceEnded } from './lease-outcome';
 import { settleDrafts, type SettledDrafts } from './settle-drafts';
+import { currentMaxBoxes, refusedForBoxCount } from './too-many-boxes';
 
 /** Where the worker is on one project's tasks. */
 export type LeaseState =
@@ -217,6 +218,20 @@ export function useTaskLease(projectUuid: string, userId: string) {
     setFailure({ title: 'The labels of this project changed', errors: [{ field: 'root', detail: labelsChangedMessage(refused, boxes, labels) }] });
   }, []);
 
+  // More boxes than the task takes: the server's message is shown, the boxes and draft stay, and the page
+  // learns the task's max_boxes (a checkout from an older API lacked it), so Submit waits within it.
+  const learnMaxBoxes = useCallback(async (checkout: CheckoutResponse, error: unknown) => {
+    const max = await currentMaxBoxes(checkout.checkout_id);
+    if (!alive.current) return;
+    if (max !== null) {
+      setState((s) =>
+        s.kind === 'task' && s.checkout.checkout_id === checkout.checkout_id ? { ...s, checkout: { ...s.checkout, max_boxes: max } } : s,
+      );
+    }
+    setBusy(null);
+    setFailure({ title: 'The task was not submitted', errors: errorItems(error) });
+  }, []);
+
   const submit = useCallback(
     async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }) => {
       const answered = sendFor(checkout, 'submit');
@@ -231,6 +246,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
         const noAnswer = error instanceof ApiError && error.status === 0;
         unsureFor.current = noAnswer ? checkout.checkout_id : null;
         if (late) return noAnswer ? readBack(checkout, boxes.length) : giveBack(checkout, boxes.length);
+        if (refusedForBoxCount(error)) return learnMaxBoxes(checkout, error);
         const refused = refusedLabels(error, boxes);
         if (refused) return relabel(checkout, boxes, refused);
         setBusy(null);
@@ -241,7 +257,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
       answered();
       await done(checkout, submittedNotice(boxes.length, reward));
     },
-    [done, end, giveBack, readBack, relabel, sendFor],
+    [done, end, giveBack, learnMaxBoxes, readBack, relabel, sendFor],
   );
 
   const skip = useCallback(
