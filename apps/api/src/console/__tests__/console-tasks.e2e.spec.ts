@@ -79,7 +79,7 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect(String(json.headers['content-disposition'])).toMatch(/attachment; filename="crowdbox-.*\.json"/);
     expect(json.body.data).toHaveLength(1);
     const coco = await get(`/api/console/projects/${r.projectUuid}/results?format=coco`);
-    expect(Object.keys(coco.body)).toEqual(['info', 'licenses', 'categories', 'images', 'annotations']);
+    expect(Object.keys(coco.body)).toEqual(['info', 'licenses', 'images', 'annotations', 'categories']);
   });
 
   it('is not found for another account', async () => {
