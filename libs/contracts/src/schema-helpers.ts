@@ -38,7 +38,7 @@ export const httpUrl = storable(
   { error: 'must be an absolute http(s) URL', abort: true },
 );
 
-/** Why a callback_url with a user name or password is refused (docs/decisions.md, "Callback URLs carry no credentials"). */
+/** Why a callback_url with a user name or password is refused (docs/decisions.md, "Callback URLs carry no user name or password; the fragment is not part of the address"). */
 export const CALLBACK_URL_CREDENTIALS_DETAIL =
   "must not contain a user name or password (they would never be sent); verify the webhook's signature instead";
 

@@ -5,7 +5,8 @@ import type { RedisClient } from '../redis/redis-client';
 /**
  * A limiter counted in Redis under `keyPrefix`, so every HTTP node shares its counts, with an in-process
  * limiter of the same numbers standing in while Redis is unreachable: an outage neither blocks everyone
- * nor lifts the limit. The API-key rate limit, the log-in limits and the sign-up limit are built here.
+ * nor lifts the limit. Every limit of the API is built here: per key, account and session
+ * (block-rate-limiter.ts), log-ins, sign-ups and unknown API keys.
  */
 export function redisLimiter(redis: RedisClient, keyPrefix: string, points: number, durationSeconds: number): RateLimiterRedis {
   return new RateLimiterRedis({

@@ -1,7 +1,12 @@
 import type { LookupAddress, LookupAllOptions } from 'node:dns';
 
+type LookupCallback = (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void;
+
 /** dns.lookup's form that this module calls: every address of a name. */
-export type LookupAll = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type LookupAll = (hostname: string, options: LookupAllOptions, callback: LookupCallback) => void;
+
+/** A limited lookup: `waitMs` is how long this one may wait for its turn. */
+export type LimitedLookup = (hostname: string, options: LookupAllOptions, waitMs: number, callback: LookupCallback) => void;
 
 /**
  * dns.lookup is getaddrinfo on libuv's thread pool (4 threads by default), which scrypt (log-in,
@@ -11,7 +16,7 @@ export type LookupAll = (hostname: string, options: LookupAllOptions, callback: 
  * So at most `max` lookups run at once; the others wait their turn for at most `waitMs` (the connect
  * timeout: the socket that asked is gone by then) and then fail with ETIMEOUT without running.
  */
-export function limitLookups(lookup: LookupAll, max: number, waitMs: number): LookupAll {
+export function limitLookups(lookup: LookupAll, max: number): LimitedLookup {
   let running = 0;
   const waiting: Array<{ start: () => void; timer: NodeJS.Timeout }> = [];
   const next = () => {
@@ -22,7 +27,7 @@ export function limitLookups(lookup: LookupAll, max: number, waitMs: number): Lo
       turn.start();
     }
   };
-  return (hostname, options, callback) => {
+  return (hostname, options, waitMs, callback) => {
     const start = () => {
       running += 1;
       lookup(hostname, options, (error, addresses) => {

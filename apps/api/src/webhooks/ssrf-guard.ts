@@ -5,9 +5,9 @@ import { limitLookups } from './lookup-limit';
 
 /**
  * Every receiver name this process resolves goes through here: at most 2 of libuv's 4 threads at once,
- * a turn waited for at most the connect timeout (lookup-limit.ts).
+ * a turn waited for at most the connect timeout (WEBHOOK_CONNECT_TIMEOUT_MS, given by the sender; lookup-limit.ts).
  */
-const lookupAll = limitLookups((hostname, options, callback) => dnsLookup(hostname, options, callback), 2, 3_000);
+const lookupAll = limitLookups((hostname, options, callback) => dnsLookup(hostname, options, callback), 2);
 
 /** Only globally routable unicast addresses may receive webhooks (ipaddr.js range names). */
 const ALLOWED_RANGES = new Set(['unicast']);
@@ -37,9 +37,9 @@ export function isForbiddenAddress(address: string): boolean {
  * time unless private networks are allowed. The check runs on the very address the socket connects
  * to, so a DNS answer that changes between a check and the connection (DNS rebinding) cannot slip through.
  */
-export function receiverLookup(allowPrivateNetworks: boolean): LookupFunction {
+export function receiverLookup(allowPrivateNetworks: boolean, waitMs: number): LookupFunction {
   return (hostname, options, callback) => {
-    lookupAll(hostname, { ...options, all: true }, (error, list) => {
+    lookupAll(hostname, { ...options, all: true }, waitMs, (error, list) => {
       if (error) return callback(error, '', 0);
       const bad = allowPrivateNetworks ? undefined : list.find((a) => isForbiddenAddress(a.address));
       if (bad) {

@@ -54,7 +54,8 @@ export class WebhookSender {
         // undici does not cut a connect short on the request's abort signal, only on this timeout, so
         // a connect timeout above the total would let a silent address hold a delivery past its total.
         timeout: Math.min(options.connectTimeoutMs, options.totalTimeoutMs),
-        lookup: receiverLookup(options.allowPrivateNetworks),
+        // A lookup waits for its turn (lookup-limit.ts) no longer than the connect may take.
+        lookup: receiverLookup(options.allowPrivateNetworks, Math.min(options.connectTimeoutMs, options.totalTimeoutMs)),
       },
       headersTimeout: options.totalTimeoutMs,
       bodyTimeout: options.totalTimeoutMs,

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { limitLookups, type LookupAll } from '../lookup-limit';
+import { limitLookups, type LimitedLookup, type LookupAll } from '../lookup-limit';
 
 /** A resolver that answers each lookup only when told to, counting those in progress. */
 function slowResolver() {
@@ -18,16 +18,16 @@ function slowResolver() {
   return { lookup, pending, most: () => most };
 }
 
-const resolve = (lookup: LookupAll, name: string) =>
+const resolve = (lookup: LimitedLookup, name: string, waitMs: number) =>
   new Promise<{ error: NodeJS.ErrnoException | null; addresses: LookupAddress[] }>((done) =>
-    lookup(name, { all: true }, (error, addresses) => done({ error, addresses })),
+    lookup(name, { all: true }, waitMs, (error, addresses) => done({ error, addresses })),
   );
 
 describe('limitLookups', () => {
   it('runs at most `max` lookups at once and starts the next as one ends', async () => {
     const slow = slowResolver();
-    const lookup = limitLookups(slow.lookup, 2, 5_000);
-    const answers = Array.from({ length: 5 }, (_, i) => resolve(lookup, `slow-${i}.example`));
+    const lookup = limitLookups(slow.lookup, 2);
+    const answers = Array.from({ length: 5 }, (_, i) => resolve(lookup, `slow-${i}.example`, 5_000));
     expect(slow.pending).toHaveLength(2);
     while (slow.pending.length > 0) slow.pending.shift()?.();
     await sleep(0);
@@ -41,15 +41,15 @@ describe('limitLookups', () => {
 
   it('fails a lookup that waited its whole turn with ETIMEOUT, without ever starting it', async () => {
     const slow = slowResolver();
-    const lookup = limitLookups(slow.lookup, 1, 50);
-    const first = resolve(lookup, 'stuck.example');
-    const late = await resolve(lookup, 'other.example');
+    const lookup = limitLookups(slow.lookup, 1);
+    const first = resolve(lookup, 'stuck.example', 50);
+    const late = await resolve(lookup, 'other.example', 50);
     expect(late.error?.code).toBe('ETIMEOUT');
     expect(slow.pending).toHaveLength(1);
     slow.pending.shift()?.();
     expect((await first).error).toBeNull();
     // The timed-out one never ran: the next lookup gets the free slot at once.
-    const next = resolve(lookup, 'next.example');
+    const next = resolve(lookup, 'next.example', 50);
     expect(slow.pending).toHaveLength(1);
     slow.pending.shift()?.();
     expect((await next).error).toBeNull();

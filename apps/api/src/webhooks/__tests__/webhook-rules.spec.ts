@@ -66,7 +66,7 @@ describe('SSRF guard', () => {
   });
 
   it('fails the lookup of a name that resolves to loopback', async () => {
-    const error = await new Promise<Error | null>((resolve) => receiverLookup(false)('localhost', {}, (e) => resolve(e)));
+    const error = await new Promise<Error | null>((resolve) => receiverLookup(false, 3_000)('localhost', {}, (e) => resolve(e)));
     expect(error?.message).toMatch(/localhost resolves to .* private or reserved/);
   });
 });
