@@ -5,17 +5,14 @@ import { sendError } from '../errors/error-response';
 
 const METHODS: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-/** What each registered route was declared as, so a match can tell a static path from a parameter. */
-interface RouteStore {
-  pattern: string;
-}
-
 /**
  * Every route the server has, so a 404 can tell "no such path" from "path exists, wrong method" (405).
  * Fastify has no 405 of its own; this watches route registration through the onRoute hook.
  */
 export class RouteTable {
   private readonly router = FindMyWay();
+  /** The methods of each path declared without parameters (`/api/v1/projects/add_task`: POST). */
+  private readonly staticPaths = new Map<string, HTTPMethod[]>();
 
   /** Must be called before any route is registered. */
   watch(fastify: FastifyInstance): void {
@@ -23,8 +20,8 @@ export class RouteTable {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) {
         if (METHODS.includes(method as HTTPMethod) && !this.router.hasRoute(method as HTTPMethod, route.url)) {
-          const store: RouteStore = { pattern: route.url };
-          this.router.on(method as HTTPMethod, route.url, () => undefined, store);
+          this.router.on(method as HTTPMethod, route.url, () => undefined);
+          if (!/[:*]/.test(route.url)) this.staticPaths.set(route.url, [...(this.staticPaths.get(route.url) ?? []), method as HTTPMethod]);
         }
       }
     });
@@ -32,11 +29,10 @@ export class RouteTable {
     // "project not found": a path that exists under other methods is a 405 naming them, before any
     // parameter route of this method takes it as an id.
     fastify.addHook('onRequest', (request, reply, done) => {
-      const pattern = request.routeOptions.url;
-      if (pattern === undefined || !/[:*]/.test(pattern)) return done();
       const path = request.url.split('?')[0];
-      const exact = METHODS.filter((method) => (this.router.find(method, path)?.store as RouteStore | undefined)?.pattern === path);
-      if (exact.length === 0 || exact.includes(request.method as HTTPMethod)) return done();
+      const exact = this.staticPaths.get(path);
+      // A request that matched this exact static path has no other route to be wrong about.
+      if (exact === undefined || request.routeOptions.url === path) return done();
       sendError(reply, request, methodNotAllowed(request.method, path, exact));
     });
   }
