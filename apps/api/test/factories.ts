@@ -77,3 +77,28 @@ export async function aRequester(t: TestApp, projectOverrides: Record<string, un
 export function addTask(t: TestApp, key: string, task: Record<string, unknown>, headers: Record<string, string> = {}) {
   return t.request({ method: 'POST', url: '/api/v1/projects/add_task', headers: { apikey: key, ...headers }, body: { task } });
 }
+
+/** The box most tests draw: a car, inside a 640x480 image. */
+export const A_BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
+
+/**
+ * Adds a task of one submission whose callback is `callbackUrl` and has `worker` complete it (check out,
+ * submit A_BOX on a 640x480 image), through the real APIs; the task's id. Throws on any answer but 201.
+ */
+export async function completeTaskWithCallback(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
+  const created = (what: string, res: { status: number; text: string }) => {
+    if (res.status !== 201) throw new Error(`${what}: ${res.status} ${res.text}`);
+  };
+  const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: callbackUrl });
+  created('add_task', added);
+  const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
+  created('checkout', lease);
+  const submitted = await t.request({
+    method: 'POST',
+    url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
+    headers: worker.auth,
+    body: { annotations: [A_BOX], image_width: 640, image_height: 480 },
+  });
+  created('submit', submitted);
+  return added.body.data.task_uuid;
+}

@@ -75,3 +75,18 @@ export async function submitInDb(db: DataSource, f: SubmissionFixture): Promise<
 export async function completeInDb(db: DataSource, taskId: string, completedAt = new Date().toISOString()): Promise<void> {
   await db.query('UPDATE tasks SET required_submissions = submission_count, completed_at = $2 WHERE id = $1', [taskId, completedAt]);
 }
+
+/**
+ * What the lease triggers keep on a task row (migration 1764300000000: leased_count, lease_expiry_min)
+ * beside what its checkouts say they should be: the active leases and the earliest of their expiries.
+ */
+export async function leaseHintAndTruth(db: DataSource, taskId: string): Promise<{ hint: [number, string | null]; truth: [number, string | null] }> {
+  const [row] = await db.query(
+    `SELECT t.leased_count, t.lease_expiry_min,
+            (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS active,
+            (SELECT min(c.expires_at) FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS earliest
+       FROM tasks t WHERE t.id = $1`,
+    [taskId],
+  );
+  return { hint: [row.leased_count, row.lease_expiry_min?.toISOString() ?? null], truth: [row.active, row.earliest?.toISOString() ?? null] };
+}

@@ -1,6 +1,6 @@
 import { createHook } from 'node:async_hooks';
 import { eventually } from '../../../test/eventually';
-import { aRequester, addTask, signUp } from '../../../test/factories';
+import { aRequester, completeTaskWithCallback, signUp } from '../../../test/factories';
 import { startTestApp } from '../../../test/test-app';
 import { WebhookReceiver } from '../../../test/webhook-receiver';
 
@@ -53,17 +53,7 @@ describe('app.close()', () => {
       try {
         const r = await aRequester(t);
         const worker = await signUp(t);
-        const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: receiver.url('/closing') });
-        expect(added.status).toBe(201);
-        const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
-        expect(lease.status).toBe(201);
-        const submit = await t.request({
-          method: 'POST',
-          url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
-          headers: worker.auth,
-          body: { annotations: [{ label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 }], image_width: 640, image_height: 480 },
-        });
-        expect(submit.status).toBe(201);
+        await completeTaskWithCallback(t, r, worker, receiver.url('/closing'));
         // The sender holds a keep-alive connection to the receiver from here on.
         expect(await eventually(() => receiver.events('/closing').length === 1)).toBe(true);
       } finally {

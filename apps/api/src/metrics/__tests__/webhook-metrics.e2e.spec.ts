@@ -1,10 +1,9 @@
 import { eventually } from '../../../test/eventually';
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, completeTaskWithCallback, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { echoChallenge, WebhookReceiver } from '../../../test/webhook-receiver';
 
 const TOKEN = 'metrics-token-for-tests';
-const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
 
 /**
  * crowdbox_webhook_attempts_total (docs/running.md, "Metrics"): what the delivery and challenge processors
@@ -56,19 +55,7 @@ describe('crowdbox_webhook_attempts_total', () => {
   };
 
   /** Completes one task (one submission) whose callback is `url`. */
-  const completeTask = async (r: Requester, url: string) => {
-    const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: url });
-    expect(added.status).toBe(201);
-    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
-    expect(lease.status).toBe(201);
-    const done = await t.request({
-      method: 'POST',
-      url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
-      headers: worker.auth,
-      body: { annotations: [BOX], image_width: 640, image_height: 480 },
-    });
-    expect(done.status).toBe(201);
-  };
+  const completeTask = (r: Requester, url: string) => completeTaskWithCallback(t, r, worker, url);
 
   it('starts every kind and outcome at 0', async () => {
     expect(await attempts()).toEqual({

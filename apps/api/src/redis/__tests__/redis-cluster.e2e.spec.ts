@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
-import { aRequester, addTask, signUp } from '../../../test/factories';
+import { aRequester, completeTaskWithCallback, signUp } from '../../../test/factories';
 import { eventually } from '../../../test/eventually';
 import { startRedisCluster, type TestRedisCluster } from '../../../test/redis-cluster';
 import { startTestApp, type TestApp } from '../../../test/test-app';
@@ -59,26 +59,11 @@ describe('on a Redis Cluster', () => {
   it('confirms a callback address and delivers the signed task_completed event through the queues', async () => {
     const r = await aRequester(t);
     const worker = await signUp(t);
-    const added = await addTask(t, r.liveKey, {
-      project_uuid: r.projectUuid,
-      substitutions: { object: 'car' },
-      required_submissions: 1,
-      callback_url: receiver.url('/cluster'),
-    });
-    expect(added.status).toBe(201);
-    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
-    expect(lease.status).toBe(201);
-    const submitted = await t.request({
-      method: 'POST',
-      url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
-      headers: worker.auth,
-      body: { annotations: [{ label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 }], image_width: 640, image_height: 480 },
-    });
-    expect(submitted.status).toBe(201);
+    const taskId = await completeTaskWithCallback(t, r, worker, receiver.url('/cluster'));
 
     const event = await eventually(() => receiver.requests.find((req) => req.json?.event === 'task_completed'), 20_000);
     if (!event) throw new Error('no task_completed event arrived');
-    expect(event.json?.data).toMatchObject({ task: { task_uuid: added.body.data.task_uuid }, annotations: { completed: true } });
+    expect(event.json?.data).toMatchObject({ task: { task_uuid: taskId }, annotations: { completed: true } });
     expect(receiver.requests.filter((req) => req.path === '/cluster').map((req) => req.json?.event)).toEqual(['challenge', 'task_completed']);
     const secret = (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data.signing_secret;
     expect(() => new Webhook(secret).verify(event.body, event.headers as Record<string, string>)).not.toThrow();

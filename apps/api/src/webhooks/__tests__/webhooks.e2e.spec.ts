@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { createTestDatabase, dropTestDatabase } from '../../../test/test-database';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { eventually } from '../../../test/eventually';
-import { freePort } from '../../../test/free-port';
+import { startPrivateRedis } from '../../../test/private-redis';
 import { echoChallenge, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
 import { within } from '../../../test/within';
 import type { WebhookDeliveryJob } from '@crowdbox/contracts';
@@ -790,56 +788,30 @@ describe('webhooks: nothing is lost between the database and Redis', () => {
   });
 
   it('delivers every event of tasks completed while Redis was stopped, once it is back', async () => {
-    const port = await freePort();
-    let redis = await startRedis(port);
+    let redis = await startPrivateRedis();
     const receiver = await new WebhookReceiver().start();
-    const t = await startTestApp({ ...FAST, REDIS_URL: `redis://127.0.0.1:${port}` });
+    const t = await startTestApp({ ...FAST, REDIS_URL: redis.url });
     try {
       const r = await aRequester(t);
       const worker = await signUp(t);
       await completeTask(t, r, worker, receiver.url('/outage'));
       await eventually(() => receiver.events('/outage').length === 1);
 
-      await stopRedis(redis);
+      await redis.stop();
       const during = [];
       for (let i = 0; i < 3; i++) during.push(await completeTask(t, r, worker, receiver.url('/outage')));
       await sleep(500);
       expect(receiver.events('/outage')).toHaveLength(1);
 
       // Redis comes back empty (no persistence): the jobs are gone, the outbox is not.
-      redis = await startRedis(port);
+      redis = await startPrivateRedis(redis.port);
       const events = (await eventually(() => receiver.events('/outage').length >= 4 && receiver.events('/outage'), 20_000)) || [];
       const delivered = new Set(events.map((e) => (e.json?.data?.task as { task_uuid: string }).task_uuid));
       for (const id of during) expect(delivered.has(id)).toBe(true);
     } finally {
       await t.close();
       await receiver.stop();
-      await stopRedis(redis);
+      await redis.stop();
     }
   }, 40_000);
 });
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const ready = await eventually(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const socket = connect(port, '127.0.0.1');
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      }),
-    5000,
-  );
-  if (!ready) throw new Error(`redis-server did not start on ${port}`);
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { leaseHintAndTruth } from '../../../test/work-fixtures';
 import { pgPool } from '../../database/prepared-statement';
 import { expireLeases } from '../lease-expiry';
 
@@ -26,16 +27,7 @@ describe('the lease hint when a lease ends while a checkout of its task commits'
     t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: projectUuid } });
   const lockWaits = async (): Promise<number> =>
     (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length;
-  const hintAndTruth = async (taskId: string) => {
-    const [row] = await t.db.query(
-      `SELECT t.leased_count, t.lease_expiry_min,
-              (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS active,
-              (SELECT min(c.expires_at) FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS earliest
-         FROM tasks t WHERE t.id = $1`,
-      [taskId],
-    );
-    return { hint: [row.leased_count, row.lease_expiry_min?.toISOString() ?? null], truth: [row.active, row.earliest?.toISOString() ?? null] };
-  };
+  const hintAndTruth = (taskId: string) => leaseHintAndTruth(t.db, taskId);
 
   for (const ending of ['the expiry job', 'the sweep', 'a release'] as const) {
     it(`stays exact when ${ending} ends a lease, and the slot of the lease it would have missed is free once that runs out`, async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { leaseHintAndTruth } from '../../../test/work-fixtures';
 import { pgPool } from '../../database/prepared-statement';
 import { ProducerQueues } from '../../queues/producer-queues';
 import { CheckoutExpiryScheduler, expiryJobId, MAX_PENDING } from '../checkout-expiry.scheduler';
@@ -790,16 +791,7 @@ describe('worker API /api/work', () => {
 
   describe('the lease count on the task row (the lease query’s hint)', () => {
     /** What the triggers keep on the task row, and what the checkouts say it should be. */
-    const hintAndTruth = async (taskId: string) => {
-      const [row] = await t.db.query(
-        `SELECT t.leased_count, t.lease_expiry_min,
-                (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS active,
-                (SELECT min(c.expires_at) FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active') AS earliest
-           FROM tasks t WHERE t.id = $1`,
-        [taskId],
-      );
-      return { hint: [row.leased_count, row.lease_expiry_min?.toISOString() ?? null], truth: [row.active, row.earliest?.toISOString() ?? null] };
-    };
+    const hintAndTruth = (taskId: string) => leaseHintAndTruth(t.db, taskId);
     const expectExact = async (taskId: string, active: number) => {
       const { hint, truth } = await hintAndTruth(taskId);
       expect(hint).toEqual(truth);
