@@ -50,6 +50,9 @@ describe('HTTP_PROCESSES', () => {
       PORT: String(port),
       HTTP_PROCESSES: '2',
       METRICS_TOKEN: METRICS_TOKEN,
+      // How long a scrape waits for the supervisor to gather every process (and /readyz for its checks):
+      // beside a CI run's other suites, booted-from-source processes on two cores missed the 2 s default.
+      READYZ_TIMEOUT_MS: '10000',
     });
     output = main.output;
     return main.child;
