@@ -30,7 +30,7 @@ export class AppModule {
         AuthModule.register(config.role),
         ProjectsModule,
         TasksModule.register(config.role),
-        SubmissionsModule,
+        SubmissionsModule.register(config.role),
         WorkModule.register(config.role),
         ConsoleModule,
       ],

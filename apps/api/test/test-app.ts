@@ -58,6 +58,9 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       // Password hashes at a fifth of production's work: tests sign up hundreds of users.
       PASSWORD_SCRYPT_P: '1',
       WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      // The background consensus refresh would rewrite stored consensus at moments a test does not
+      // choose; its own spec turns it on or runs its passes.
+      CONSENSUS_REFRESH_INTERVAL_MS: '0',
       ...env,
     },
     ['node', 'test', `--role=${options.role ?? 'all'}`],

@@ -209,6 +209,12 @@ export const configSchema = z.object({
   /** Days a delivered or failed event and its attempts stay in the delivery log; 0 keeps them for good. */
   WEBHOOK_EVENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /**
+   * How often the jobs role looks for projects whose stored consensus may no longer hold (their IoU
+   * threshold changed) and computes it again in the background; 0 turns the refresh off (exports then
+   * compute what does not hold, as they always can).
+   */
+  CONSENSUS_REFRESH_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
    * How long a lease lives, at most, before its checkout-expiry job is added (half its allowed time when
    * that is shorter); leases that end sooner never touch Redis. 0 adds every job at checkout.
    */

@@ -34,6 +34,7 @@ import { OneFramePerTask1765700000000 } from './migrations/1765700000000-one-fra
 import { TaskFrame1765800000000 } from './migrations/1765800000000-task-frame';
 import { SubmitEndsItsCancelledLease1765900000000 } from './migrations/1765900000000-submit-ends-its-cancelled-lease';
 import { LeaseHintReadAfterTaskLock1766000000000 } from './migrations/1766000000000-lease-hint-read-after-task-lock';
+import { ConsensusRefresh1766100000000 } from './migrations/1766100000000-consensus-refresh';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -77,6 +78,7 @@ export const MIGRATIONS = [
   TaskFrame1765800000000,
   SubmitEndsItsCancelledLease1765900000000,
   LeaseHintReadAfterTaskLock1766000000000,
+  ConsensusRefresh1766100000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -9,6 +9,7 @@ export interface ProjectLabel {
 
 @Entity('projects')
 @Index('ix_projects_account', ['accountId', 'createdAt'])
+@Index('ix_projects_consensus_refresh', ['id'], { where: 'consensus_refresh_pending' })
 @Check('ck_projects_required_submissions', `"default_required_submissions" BETWEEN 1 AND 100`)
 @Check('ck_projects_reward', `"default_reward" BETWEEN 0 AND 100000`)
 @Check('ck_projects_completion_time', `"allowed_completion_time_seconds" BETWEEN 30 AND 86400`)
@@ -63,6 +64,14 @@ export class Project {
 
   @Column('real', { default: () => '0.5' })
   consensusIouThreshold!: number;
+
+  /**
+   * The project's stored consensus may not hold: set by a trigger when the threshold changes (migration
+   * 1766100000000-consensus-refresh), cleared by the jobs role's consensus refresh. Never read or written
+   * through the entity, so a save cannot undo the trigger's mark.
+   */
+  @Column({ type: 'boolean', default: false, select: false, insert: false, update: false })
+  consensusRefreshPending!: boolean;
 
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;

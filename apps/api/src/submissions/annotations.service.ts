@@ -11,23 +11,10 @@ import { ProjectsService } from '../projects/projects.service';
 import { worktaskNotFound } from '../tasks/tasks.service';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { pgPool } from '../database/prepared-statement';
+import { completedTaskPages, pageSql, type PageRow } from './completed-task-pages';
 import { annotationTails, CocoCategories, cocoExport, imageTail } from './coco-export';
 import { computeConsensus, storeConsensus, storedConsensusHolds, taskConsensus, type ConsensusToStore } from './stored-consensus';
 import { consensusInputJson, consensusOf, submissionsJson, toWorkerSubmissions, type ConsensusInput, type SubmissionRow } from './task-results';
-
-/**
- * Rows fetched per round trip when streaming a project's results. Small enough that a batch's rows
- * and what is made of them die young (a batch of 1,000 lived through two scavenges often enough to
- * push ~150 MB into V8's old space during a 100,000-task export when every row's consensus was computed
- * here; see docs/performance.md). Rows with a stored consensus arrive as finished JSON text.
- */
-export const EXPORT_BATCH = 250;
-
-/** Every export query's keys: the task id and its completion time as text, the keyset cursor. */
-interface PageRow {
-  id: string;
-  cursor: string;
-}
 
 /**
  * A complete task's JSON entry (without `?view=submissions`): `entry` is its finished text when the
@@ -196,34 +183,7 @@ export class AnnotationsService {
 
   /** pages(), each row turned into `map(row)` as soon as its batch arrives. */
   private async *mapPages<R extends PageRow, T>(projectId: string, sql: string, params: unknown[], map: (row: R) => T): AsyncIterable<T[]> {
-    for await (const rows of this.pages<R>(projectId, sql, params)) yield rows.map(map);
-  }
-
-  /**
-   * Complete tasks, oldest completion first, in batches by keyset pagination on (completed_at, id),
-   * with the columns of `sql` (one of the *_SQL below; `params` are its $4, $5…). The cursor is the
-   * timestamp as text, so microseconds survive the round trip through JavaScript. The next batch is
-   * asked for as soon as one arrives, so PostgreSQL builds it while this one is turned into JSON and
-   * sent: one query in flight at a time, never more than two batches in memory.
-   */
-  private async *pages<R extends PageRow>(projectId: string, sql: string, params: unknown[]): AsyncIterable<R[]> {
-    // Unnamed statements on purpose: a generic plan of this keyset query could not use the cursor.
-    const pool = this.pool;
-    const page = (after: PageRow | null): Promise<R[]> => {
-      const next = pool.query<R>(sql, [projectId, after?.cursor ?? null, after?.id ?? null, ...params]).then((result) => result.rows);
-      // Not left unhandled if the consumer stops (client gone) before awaiting it; still thrown below.
-      next.catch(() => undefined);
-      return next;
-    };
-    let pending = page(null);
-    for (;;) {
-      const rows = await pending;
-      if (rows.length === 0) return;
-      const more = rows.length === EXPORT_BATCH;
-      if (more) pending = page(rows[rows.length - 1]);
-      yield rows;
-      if (!more) return;
-    }
+    for await (const rows of completedTaskPages<R>(this.pool, projectId, sql, params)) yield rows.map(map);
   }
 }
 
@@ -261,16 +221,6 @@ function storeBack(pool: Pool, threshold: number) {
 function entryText(id: string, imageUrl: string | null, completedAt: Date, annotations: string, submissions?: string): string {
   const head = JSON.stringify({ task_uuid: id, external_image_url: imageUrl, completed_at: completedAt.toISOString() }).slice(0, -1);
   return `${head},"annotations":${annotations}${submissions === undefined ? '' : `,"submissions":${submissions}`}}`;
-}
-
-/** The keyset query of an export: `columns` of the complete tasks after the cursor ($2, $3). */
-function pageSql(columns: string, joins = ''): string {
-  return `SELECT t.id, t.completed_at::text AS cursor, ${columns}
-            FROM tasks t ${joins}
-           WHERE t.project_id = $1 AND t.completed_at IS NOT NULL
-             AND ($2::timestamptz IS NULL OR (t.completed_at, t.id) > ($2::timestamptz, $3::uuid))
-           ORDER BY t.completed_at, t.id
-           LIMIT ${EXPORT_BATCH}`;
 }
 
 /** The stored consensus holds for the export's threshold, $4 (the project's when the export began). */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { pgPool } from '../../database/prepared-statement';
-import { AnnotationsService, EXPORT_BATCH } from '../annotations.service';
+import { AnnotationsService } from '../annotations.service';
+import { EXPORT_BATCH } from '../completed-task-pages';
 import { asFixture, completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, box, type Box } from '../../../test/consensus-fixtures';
 
