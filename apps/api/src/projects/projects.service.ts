@@ -74,11 +74,20 @@ export class ProjectsService {
   /**
    * PATCH: reads the row itself, locked, not the cached copy. The cache may be up to CACHE_TTL_MS old
    * (another process's PATCH), and saving a stale copy wrote its old columns back over that change.
+   * With `expected_updated_at`, a project saved since the caller read it is left as it is (409).
    */
   async update(accountId: string, id: string, body: UpdateProjectBody): Promise<ConsoleProjectResponse> {
     const project = await this.db.transaction(async (tx) => {
       const row = isUuid(id) ? await tx.getRepository(Project).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } }) : null;
       if (!row || row.accountId !== accountId) throw ApiException.of(404, 'root', 'project not found');
+      // Equal, not "not later": updated_at comes from the clocks of several processes, which may disagree.
+      if (body.expected_updated_at !== undefined && Date.parse(body.expected_updated_at) !== row.updatedAt.getTime()) {
+        throw ApiException.of(
+          409,
+          'expected_updated_at',
+          `the project was changed at ${row.updatedAt.toISOString()}, after the version this edit was made on; read it again and apply the edit to it`,
+        );
+      }
       applyUpdate(row, body);
       await tx.getRepository(Project).save(row);
       return row;
@@ -191,7 +200,9 @@ function applyUpdate(project: Project, body: UpdateProjectBody): void {
   if (body.default_reward !== undefined) project.defaultReward = body.default_reward;
   if (body.allowed_completion_time_seconds !== undefined) project.allowedCompletionTimeSeconds = body.allowed_completion_time_seconds;
   if (body.consensus_iou_threshold !== undefined) project.consensusIouThreshold = body.consensus_iou_threshold;
-  project.updatedAt = new Date();
+  // Every save changes updated_at, even two in one millisecond or on a clock behind the last writer's:
+  // it is the version expected_updated_at names.
+  project.updatedAt = new Date(Math.max(Date.now(), project.updatedAt.getTime() + 1));
 }
 
 /** About what a cached project holds, in characters: its template and settings dominate. */

@@ -59,7 +59,18 @@ const projectFields = {
 export const createProjectBodySchema = objectBody(z.object(projectFields));
 export type CreateProjectBody = z.output<typeof createProjectBodySchema>;
 
-export const updateProjectBodySchema = objectBody(z.object(projectFields).partial());
+export const updateProjectBodySchema = objectBody(
+  z
+    .object({
+      ...projectFields,
+      /**
+       * The project's `updated_at` as the caller read it: the PATCH applies only while the project still has
+       * it, else 409, so an edit made on an old copy never overwrites a newer save (docs/decisions.md).
+       */
+      expected_updated_at: z.iso.datetime({ error: 'must be the project’s updated_at as read, an ISO 8601 UTC time' }),
+    })
+    .partial(),
+);
 export type UpdateProjectBody = z.output<typeof updateProjectBodySchema>;
 
 export interface LabelResponse {

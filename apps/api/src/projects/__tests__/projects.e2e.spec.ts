@@ -231,6 +231,31 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       expect(got.body.data).toEqual(res.body.data);
     });
 
+    it('PATCH with expected_updated_at applies only over that version of the project: a save made since is a 409 that changes nothing', async () => {
+      const p = await createProject(t, owner);
+      const first = await consoleApi('PATCH', `/${p.uuid}`, owner, { display_name: 'First', expected_updated_at: p.updated_at });
+      expect(first.status).toBe(200);
+      expect(Date.parse(first.body.data.updated_at)).toBeGreaterThan(Date.parse(p.updated_at));
+
+      // An edit made on the copy read before the first save.
+      const stale = await consoleApi('PATCH', `/${p.uuid}`, owner, { display_name: 'Stale', default_reward: 1, expected_updated_at: p.updated_at });
+      expect(stale.status).toBe(409);
+      expect(stale.body).toEqual({ errors: [{ field: 'expected_updated_at', detail: expect.stringContaining(`changed at ${first.body.data.updated_at}`) }] });
+      expect((await consoleApi('GET', `/${p.uuid}`, owner)).body.data).toEqual(first.body.data);
+
+      // Two edits of the same version at once: the row lock lets one through, the other sees its save.
+      const both = await Promise.all(
+        ['A', 'B'].map((name) => consoleApi('PATCH', `/${p.uuid}`, owner, { display_name: name, expected_updated_at: first.body.data.updated_at })),
+      );
+      expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+      const winner = both.find((r) => r.status === 200)?.body.data;
+      expect((await consoleApi('GET', `/${p.uuid}`, owner)).body.data).toEqual(winner);
+
+      const malformed = await consoleApi('PATCH', `/${p.uuid}`, owner, { display_name: 'x', expected_updated_at: 'yesterday' });
+      expect(malformed.status).toBe(422);
+      expect(malformed.body.errors).toEqual([{ field: 'expected_updated_at', detail: expect.any(String) }]);
+    });
+
     it('PATCH with a bad field is a 422 and changes nothing', async () => {
       const p = await createProject(t, owner);
       const res = await consoleApi('PATCH', `/${p.uuid}`, owner, { default_reward: 100_001, display_name: 'changed' });
