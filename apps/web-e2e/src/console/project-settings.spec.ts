@@ -1,9 +1,24 @@
+import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
+import { expectEventually } from '../../support/expect-eventually';
 import { aProjectWithTasks } from '../../support/scenario';
 import { ProjectFormPage } from './console.pages';
 import { checkOutNext, signUpWorker, submitBoxes } from './requester-client';
 
 const harness = useHarness();
+
+/** The focused element's data-testid, its aria-label, or its tag name. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.getAttribute('data-testid') ?? el?.getAttribute('aria-label') ?? el?.id ?? el?.tagName ?? '';
+  });
+}
+
+/** The error text under each label of the labels editor, in order ('' where there is none). */
+function labelErrors(page: Page): Promise<string[]> {
+  return page.getByTestId('labels-editor').locator('li').evaluateAll((rows) => rows.map((r) => r.querySelector('.field-error')?.textContent ?? ''));
+}
 
 describe('project settings', () => {
   it('previews a template as the server stores it, and shows the stored template after saving', async () => {
@@ -66,5 +81,70 @@ describe('project settings', () => {
     const refused = await submitBoxes(h.baseUrl, worker, checkout.checkout_id, [{ label: 'car', center_x: 100, center_y: 100, width: 50, height: 40 }], { width: 960, height: 640 });
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toContain('not a label of this project');
+  });
+
+  it('refuses to save over a version saved elsewhere meanwhile, and reloads it keeping what was typed', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 0 });
+    const page = await h.newPage({ as: requester });
+    await page.goto(`/console/projects/${projectUuid}/settings`);
+    const form = new ProjectFormPage(page);
+    await form.field('Display name').waitFor();
+    await form.field('Display name').fill('Typed here');
+    const read = async () => (await h.api.request({ method: 'GET', url: `/api/console/projects/${projectUuid}`, headers: requester.auth })).body.data;
+    // Another tab saves first.
+    const elsewhere = await h.api.request({ method: 'PATCH', url: `/api/console/projects/${projectUuid}`, headers: requester.auth, body: { display_name: 'Saved elsewhere', expected_updated_at: (await read()).updated_at } });
+    expect(elsewhere.status).toBe(200);
+
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const note = page.getByTestId('changed-elsewhere');
+    await note.waitFor();
+    expect(await note.innerText()).toContain('Not saved: this project was changed elsewhere after you opened it.');
+    expect(await focused(page)).toBe('changed-elsewhere');
+    expect((await read()).display_name).toBe('Saved elsewhere');
+    expect(await form.field('Display name').inputValue()).toBe('Typed here');
+
+    await note.getByRole('button', { name: 'Reload the project' }).click();
+    await expectEventually(async () => (await note.innerText()).includes('The newer version is loaded.'), 'the note to say the newer version is loaded', () => note.innerText());
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Saved elsewhere');
+    expect(await form.field('Display name').inputValue()).toBe('Typed here');
+    expect(await focused(page)).toBe('changed-elsewhere');
+
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await read()).display_name).toBe('Typed here');
+    expect(await note.count()).toBe(0);
+  });
+
+  it('keeps each label error on its label: removing a label clears them, editing one clears its own', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 0 }); // labels car, person, bicycle
+    const page = await h.newPage({ as: requester });
+    await page.goto(`/console/projects/${projectUuid}/settings`);
+    const form = new ProjectFormPage(page);
+    await form.field('Name of label 2').fill('car');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expectEventually(async () => (await labelErrors(page))[1] !== '', 'the duplicate refused under label 2');
+    expect(await labelErrors(page)).toEqual(['', '"car" appears twice; label names must be unique', '']);
+
+    // The first car goes: no duplicate is left, and "bicycle", now second, has done nothing wrong.
+    await page.getByRole('button', { name: 'Remove label car' }).first().click();
+    expect(await labelErrors(page)).toEqual(['', '']);
+
+    await form.field('Name of label 2').fill('car');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expectEventually(async () => (await labelErrors(page))[1] !== '', 'the duplicate refused again');
+    expect(await focused(page)).toBe('label-name-1');
+    await page.keyboard.type('s');
+    expect(await labelErrors(page)).toEqual(['', '']);
+
+    await form.field('Display name').fill('');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expectEventually(async () => (await form.fieldError('Display name')) !== '', 'the empty display name refused');
+    expect(await focused(page)).toBe('project-display_name');
+    await page.keyboard.type('N');
+    expect(await form.fieldError('Display name')).toBe('');
+    // Clearing an error while typing leaves the keyboard where it is.
+    expect(await focused(page)).toBe('project-display_name');
   });
 });

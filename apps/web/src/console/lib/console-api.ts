@@ -44,7 +44,9 @@ export const consoleApi = {
   projects: (signal?: AbortSignal) => api.get<ConsoleProjectResponse[]>('/api/console/projects', signal),
   project: (uuid: string, signal?: AbortSignal) => api.get<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, signal),
   createProject: (body: CreateProjectBody) => api.post<ConsoleProjectResponse>('/api/console/projects', body),
-  updateProject: (uuid: string, body: UpdateProjectBody) => api.patch<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, body),
+  /** Saves over the version of the project that was read (its `updated_at`) only: a save made since elsewhere is a 409. */
+  updateProject: (uuid: string, readUpdatedAt: string, body: UpdateProjectBody) =>
+    api.patch<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, { ...body, expected_updated_at: readUpdatedAt }),
   progress: (uuid: string, signal?: AbortSignal) => api.get<ProjectProgress>(`/api/console/projects/${id(uuid)}/progress`, signal),
   /** The task list keeps `next_cursor` beside `data`, so this reads the whole body. */
   tasks: (uuid: string, options: { state?: TaskState; before?: string; limit?: number }, signal?: AbortSignal) =>

@@ -3,14 +3,15 @@ import { nextLabelColor } from '../lib/project-draft';
 
 interface Props {
   labels: LabelResponse[];
-  onChange: (labels: LabelResponse[]) => void;
+  /** `edited`: the one label changed in place; absent when a label was added or removed (positions moved). */
+  onChange: (labels: LabelResponse[], edited?: number) => void;
   /** The API's errors for `labels` and `labels.<i>...`. */
   errorFor: (field: string) => string | undefined;
 }
 
 /** The labels workers draw with: a name and a colour each, in the order keys 1–9 pick them. */
 export function LabelsEditor({ labels, onChange, errorFor }: Props) {
-  const update = (index: number, patch: Partial<LabelResponse>) => onChange(labels.map((l, i) => (i === index ? { ...l, ...patch } : l)));
+  const update = (index: number, patch: Partial<LabelResponse>) => onChange(labels.map((l, i) => (i === index ? { ...l, ...patch } : l)), index);
   const listError = errorFor('labels');
   return (
     <fieldset className="cbc-fieldset">

@@ -1,7 +1,7 @@
 import type { ConsoleProjectResponse, ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { errorItems } from '../../api/client';
+import { ApiError, errorItems } from '../../api/client';
 import { useSession } from '../../auth/session-context';
 import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
@@ -42,7 +42,7 @@ function EditProject({ uuid }: { uuid: string }) {
         {(project) => (
           <>
             <ProjectHeader uuid={uuid} title={project.display_name} />
-            <ProjectForm key={project.uuid} initial={draftFromProject(project)} project={project} onSaved={reload} />
+            <ProjectForm key={project.uuid} initial={draftFromProject(project)} project={project} onReload={reload} />
           </>
         )}
       </LoadView>
@@ -58,10 +58,16 @@ interface FormProps {
   initial: ProjectDraft;
   /** The project being edited; none for a new one. */
   project?: ConsoleProjectResponse;
-  onSaved?: () => void;
+  /** Reads the project again (after a save, or when it was saved elsewhere); the form keeps what was typed. */
+  onReload?: () => void;
 }
 
-function ProjectForm({ initial, project, onSaved }: FormProps) {
+/** A save refused because the project was saved elsewhere since the form read it (expected_updated_at). */
+function isChangedElsewhere(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && error.fieldError('expected_updated_at') !== undefined;
+}
+
+function ProjectForm({ initial, project, onReload }: FormProps) {
   const navigate = useNavigate();
   // <RequireSession> shows the console only to a signed-in user; the stored draft is that user's.
   const userId = useSession().user?.id ?? '';
@@ -77,15 +83,27 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<'' | 'as typed' | 'template changed'>('');
   const [labelChange, setLabelChange] = useState<LabelChange | null>(null);
+  // The version a save was refused over (saved elsewhere since); once the newer one is read, the note says
+  // that what was typed stayed, and the next save goes over the newer version.
+  const [conflictAt, setConflictAt] = useState<string | null>(null);
+  const reloaded = conflictAt !== null && project?.updated_at !== conflictAt;
+  const conflictRef = useRef<HTMLDivElement>(null);
   const errorFor = (field: string) => errors.find((e) => e.field === field)?.detail;
   const formRef = useRef<HTMLFormElement>(null);
+  // Set by a refused save only: an error cleared by typing must not move the focus.
+  const focusFirstError = useRef(false);
 
   // After a refused save, the keyboard lands on the first field the API named.
   useEffect(() => {
-    if (errors.length === 0) return;
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    first?.focus();
+    if (!focusFirstError.current) return;
+    focusFirstError.current = false;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
+
+  // The Save button was busy and the note's Reload button goes away once it is done: the keyboard goes to the note.
+  useEffect(() => {
+    if (conflictAt) conflictRef.current?.focus();
+  }, [conflictAt, reloaded]);
 
   useEffect(() => {
     if (edited.current && userId) saveFormDraft(userId, draftRoute, draft, base);
@@ -99,17 +117,33 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     forgetDraft();
     setDraft(initial);
     setErrors([]);
+    setConflictAt(null);
     setRestoreNote(null);
   };
+
+  /** Drops the errors of the fields `refersTo` names: the user is changing what they were about. */
+  const clearErrors = (refersTo: (field: string) => boolean) =>
+    setErrors((list) => (list.some((e) => refersTo(e.field)) ? list.filter((e) => !refersTo(e.field)) : list));
 
   const set = <K extends keyof ProjectDraft>(key: K, value: ProjectDraft[K]) => {
     edited.current = true;
     setSaved('');
+    clearErrors((field) => field === key);
     setDraft((d) => ({ ...d, [key]: value }));
+  };
+  /**
+   * The API names a label by its position (`labels.2`), so an error stays right only while the list does:
+   * after a label is added or removed (`edited` undefined) every label error goes; after one label is
+   * edited, that label's.
+   */
+  const setLabels = (labels: ProjectDraft['labels'], edited?: number) => {
+    clearErrors((field) => (edited === undefined ? field.startsWith('labels.') : field === `labels.${edited}` || field.startsWith(`labels.${edited}.`)));
+    set('labels', labels);
   };
   const setVariable = (name: string, patch: Partial<VariableDraft>) => {
     edited.current = true;
     setSaved('');
+    clearErrors((field) => field === `variables.${name}`);
     setDraft((d) => ({
       ...d,
       variables: { ...d.variables, [name]: { ...(d.variables[name] ?? { default: '', sample: '' }), ...patch } },
@@ -123,20 +157,26 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     try {
       const body = toProjectBody(draft);
       if (project) {
-        const updated = await consoleApi.updateProject(project.uuid, body);
+        const updated = await consoleApi.updateProject(project.uuid, project.updated_at, body);
         forgetDraft();
         setRestoreNote(null);
+        setConflictAt(null);
         // The form keeps its key across the reload, so it shows the stored template only if set here.
         setDraft((d) => ({ ...d, template: updated.template }));
         setSaved(templateChangedBySave(body.template, updated.template) ? 'template changed' : 'as typed');
-        onSaved?.();
+        onReload?.();
       } else {
         const created = await consoleApi.createProject(body);
         forgetDraft();
         navigate(`/console/projects/${created.uuid}`);
       }
     } catch (error) {
-      setErrors(errorItems(error));
+      if (project && isChangedElsewhere(error)) {
+        setConflictAt(project.updated_at);
+      } else {
+        focusFirstError.current = true;
+        setErrors(errorItems(error));
+      }
     } finally {
       setBusy(false);
     }
@@ -166,6 +206,20 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
     <form ref={formRef} className="cbc-project-form" onSubmit={onSubmit} noValidate aria-label={project ? 'Project settings' : 'New project'}>
       <div className="cbc-project-form__main">
         <DraftNote status={restoreNote} onDiscard={discardRestored} onDismiss={() => setRestoreNote(null)} />
+        {conflictAt && (
+          <div className={`alert ${reloaded ? 'info' : 'warning'} cbc-draft-note`} role="status" tabIndex={-1} ref={conflictRef} data-testid="changed-elsewhere">
+            {reloaded ? (
+              <span>The newer version is loaded. What you typed is still here, not saved yet: Save changes puts it over the newer version.</span>
+            ) : (
+              <>
+                <span>Not saved: this project was changed elsewhere after you opened it. Reload it to save over the newer version; what you typed stays here.</span>
+                <button type="button" className="button small" onClick={onReload}>
+                  Reload the project
+                </button>
+              </>
+            )}
+          </div>
+        )}
         {errors.length > 0 &&
           (otherErrors.length > 0 ? (
             <ErrorList title="The project was not saved." errors={otherErrors} />
@@ -245,7 +299,7 @@ function ProjectForm({ initial, project, onSaved }: FormProps) {
               The substitution that holds the image to annotate (when a task gives no <code>external_image_url</code>).
             </p>
           </div>
-          <LabelsEditor labels={draft.labels} onChange={(labels) => set('labels', labels)} errorFor={errorFor} />
+          <LabelsEditor labels={draft.labels} onChange={setLabels} errorFor={errorFor} />
         </section>
 
         <section className="card">
