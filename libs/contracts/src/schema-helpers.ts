@@ -65,6 +65,14 @@ export function text(max: number, what = 'a string') {
     .max(max, { error: `must be at most ${max} characters` });
 }
 
+/**
+ * A field the body must have: null is answered like an absent field ("task is a required field"), as
+ * null counts as absent for every optional field.
+ */
+export function required<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => value ?? undefined, schema);
+}
+
 /** A JSON body that is not an object is treated as an empty object, so its errors name the missing fields. */
 export function objectBody<T extends z.ZodType>(schema: T) {
   return z.preprocess(

@@ -28,10 +28,12 @@ export interface PromptBudget {
  * taken from `budget` before it is built.
  */
 export function buildTask(project: Project, input: TaskInput, field: string, errors: ErrorItem[], budget?: PromptBudget): NewTask | undefined {
-  const given = input.substitutions ?? {};
+  const sent = input.substitutions ?? {};
+  const given = givenValues(sent);
   const known = new Set([...Object.keys(project.variables), project.imageVariable]);
   const before = errors.length;
-  for (const name of Object.keys(given)) {
+  // Every key sent, a null one too: `{"colour": null}` names no variable either.
+  for (const name of Object.keys(sent)) {
     if (!known.has(name)) {
       errors.push({
         field: `${field}.substitutions.${name}`,
@@ -87,6 +89,16 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
     callbackUrl: input.callback_url ?? null,
     callbackEndpointId: null,
   };
+}
+
+/**
+ * The values a task was given: a null is no value given (the project's default applies), so it is
+ * neither used nor stored.
+ */
+export function givenValues(substitutions: Record<string, string | null> | null | undefined): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(substitutions ?? {})) if (value !== null) values[name] = value;
+  return values;
 }
 
 /**

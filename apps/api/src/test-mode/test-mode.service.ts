@@ -13,7 +13,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { uuidFromSeed } from '../common/crypto.util';
 import type { ApiKeyPrincipal } from '../common/http/principal';
-import type { NewTask } from '../tasks/task-builder';
+import { givenValues, type NewTask } from '../tasks/task-builder';
 import { newTaskResponse } from '../tasks/task.mapper';
 
 /** Fixed so that the same request always gets the same answer. */
@@ -33,13 +33,13 @@ export class TestModeService {
 
   /** add_task with a test key and a project this account does not have: a plausible stand-in task. */
   taskWithoutProject(key: ApiKeyPrincipal, input: TaskInput, seed: string): TaskResponse {
-    const values = Object.entries(input.substitutions ?? {});
-    const list = values.map(([name, value]) => `<li>${escapeHtml(name)}: ${escapeHtml(value)}</li>`).join('');
+    const given = givenValues(input.substitutions);
+    const list = Object.entries(given).map(([name, value]) => `<li>${escapeHtml(name)}: ${escapeHtml(value)}</li>`).join('');
     const task: NewTask = {
       id: '',
       projectId: '',
       prompt: `<p>Test task (no such project on this account; nothing was created).</p><ul>${list}</ul>`,
-      substitutions: input.substitutions ?? {},
+      substitutions: given,
       externalImageUrl: input.external_image_url ?? null,
       reward: input.reward ?? 25,
       requiredSubmissions: input.required_submissions ?? 3,

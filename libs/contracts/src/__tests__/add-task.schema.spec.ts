@@ -13,6 +13,24 @@ describe('add_task body schema', () => {
     expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['task', 'task is a required field']]);
   });
 
+  it('answers a null task or tasks like an absent one', () => {
+    const issues = (schema: typeof addTaskBodySchema | typeof addTasksBodySchema, body: unknown) =>
+      schema.safeParse(body).error?.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(issues(addTaskBodySchema, { task: null })).toEqual([['task', 'task is a required field']]);
+    expect(issues(addTasksBodySchema, { tasks: null })).toEqual([['tasks', 'tasks is a required field']]);
+    // Not a field of its own: an element of the batch is still "a task object" that is not one.
+    expect(issues(addTasksBodySchema, { tasks: [null] })).toEqual([['tasks.0', 'task must be an object']]);
+  });
+
+  it('keeps a null substitution as "no value given", and refuses objects and arrays', () => {
+    expect(addTaskBodySchema.parse({ task: { substitutions: { a: null, b: 'x' } } }).task.substitutions).toEqual({ a: null, b: 'x' });
+    const result = addTaskBodySchema.safeParse({ task: { substitutions: { a: null, o: {}, l: [] } } });
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['task.substitutions.o', 'must be a string, number or boolean'],
+      ['task.substitutions.l', 'must be a string, number or boolean'],
+    ]);
+  });
+
   it('treats null optional fields as absent', () => {
     const parsed = addTaskBodySchema.parse({ task: { callback_url: null, reward: null, project_uuid: 'p' } });
     expect(parsed.task.callback_url).toBeNull();

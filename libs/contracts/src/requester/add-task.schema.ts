@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { callbackUrl, httpUrl, intBetween, objectBody, refuseProtoKey, storable } from '../schema-helpers';
+import { callbackUrl, httpUrl, intBetween, objectBody, refuseProtoKey, required, storable } from '../schema-helpers';
 
-/** Template values: strings, or numbers and booleans turned into strings; anything else is an error. */
+/**
+ * Template values: strings, or numbers and booleans turned into strings; null (below) is no value; anything
+ * else is an error.
+ */
 const substitutionValue = z.unknown().transform((value, ctx) => {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'boolean') return String(value);
@@ -18,7 +21,9 @@ const substitutionValue = z.unknown().transform((value, ctx) => {
 });
 
 const substitutionsRecord = z
-  .record(storable(z.string()), storable(substitutionValue), {
+  // null is "no value given" (the project's default applies), as null is for every optional field: API.md
+  // names only objects and arrays as errors. The key stays, so a null for no variable is still a 422.
+  .record(storable(z.string()), storable(substitutionValue).nullable(), {
     // A bad key is an issue of the record's own; its detail is the key check's, under the key's path.
     error: (issue) =>
       issue.code === 'invalid_key' ? issue.issues[0]?.message : 'must be an object mapping template variables to values',
@@ -55,7 +60,7 @@ export type TaskInput = z.output<typeof taskInputSchema>;
 export const addTaskBodySchema = objectBody(
   z.object({
     project_uuid: projectUuid.nullish(),
-    task: taskInputSchema,
+    task: required(taskInputSchema),
   }),
 );
 export type AddTaskBody = z.output<typeof addTaskBodySchema>;
@@ -63,12 +68,14 @@ export type AddTaskBody = z.output<typeof addTaskBodySchema>;
 export const addTasksBodySchema = objectBody(
   z.object({
     project_uuid: projectUuid.nullish(),
-    tasks: z
-      .array(taskInputSchema, {
-        error: (issue) => (issue.input === undefined ? 'tasks is a required field' : 'tasks must be an array of task objects'),
-      })
-      .min(1, { error: 'tasks must hold at least one task' })
-      .max(LIMITS.batchTasks, { error: `tasks must hold at most ${LIMITS.batchTasks} tasks` }),
+    tasks: required(
+      z
+        .array(taskInputSchema, {
+          error: (issue) => (issue.input === undefined ? 'tasks is a required field' : 'tasks must be an array of task objects'),
+        })
+        .min(1, { error: 'tasks must hold at least one task' })
+        .max(LIMITS.batchTasks, { error: `tasks must hold at most ${LIMITS.batchTasks} tasks` }),
+    ),
   }),
 );
 export type AddTasksBody = z.output<typeof addTasksBodySchema>;

@@ -117,6 +117,20 @@ describe('add_task (POST /api/v1/projects/add_task)', () => {
     expect(await taskCount()).toBe(before);
   });
 
+  it('takes a null value as no value given: the default applies, else the variable has none', async () => {
+    const defaulted = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car', place: null } });
+    expect(defaulted.status).toBe(201);
+    expect(defaulted.body.data.prompt).toBe('<p>Draw a box around every car in <b>the picture</b>.</p>');
+    const before = await taskCount();
+    const none = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: null } });
+    expect(none.status).toBe(422);
+    expect(none.body.errors).toEqual([{ field: 'task.substitutions.object', detail: 'has no value and the project has no default for it' }]);
+    const unknown = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car', colour: null } });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([{ field: 'task.substitutions.colour', detail: expect.stringContaining('not a variable') }]);
+    expect(await taskCount()).toBe(before);
+  });
+
   it('names a missing variable called like an Object.prototype member, instead of failing with a 500', async () => {
     const owner = await aRequester(t, { template: '<p>[[constructor]] and [[toString]]</p>', variables: {} });
     const missing = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: {} });
@@ -188,7 +202,7 @@ describe('add_task (POST /api/v1/projects/add_task)', () => {
   });
 
   it('answers "task is a required field" when the body lacks task', async () => {
-    for (const body of [{}, { tasks: [] }, [], 'null', '42']) {
+    for (const body of [{}, { task: null }, { tasks: [] }, [], 'null', '42']) {
       const res = await t.request({ method: 'POST', url: '/api/v1/projects/add_task', headers: { apikey: r.liveKey, 'content-type': 'application/json' }, body });
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ errors: [{ field: 'task', detail: 'task is a required field' }] });
