@@ -1,0 +1,34 @@
+import { useHarness } from '../../support/harness';
+import { aProjectWithTasks } from '../../support/scenario';
+
+const harness = useHarness();
+
+describe('a project whose display name has no spaces', () => {
+  it('wraps it on every page that shows it, so none scrolls sideways at 390 px', async () => {
+    const h = harness();
+    // The longest display name the API takes, one word: only breaking inside it can make it fit.
+    const displayName = `Find${'the'.repeat(65)}cars`.slice(0, 200);
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 1, displayName });
+    const page = await h.newPage({ as: requester, viewport: { width: 390, height: 844 } });
+    const pages = [
+      '/console',
+      `/console/projects/${projectUuid}`,
+      `/console/projects/${projectUuid}/tasks`,
+      `/console/projects/${projectUuid}/settings`,
+      `/console/projects/${projectUuid}/tasks/${taskUuids[0]}`,
+      '/console/keys',
+    ];
+    const sideways: Array<{ path: string; scrollWidth: number; clientWidth: number }> = [];
+    for (const path of pages) {
+      await page.goto(path);
+      await page.getByText(displayName).first().waitFor({ state: 'attached' });
+      await page.waitForLoadState('networkidle');
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
+      if (scrollWidth > clientWidth) sideways.push({ path, scrollWidth, clientWidth });
+    }
+    expect(sideways).toEqual([]);
+  });
+});
