@@ -7,9 +7,15 @@ const PLACEHOLDER = /\[\[\s*(?!__proto__\s*\]\])([A-Za-z_][A-Za-z0-9_.-]*)\s*\]\
 
 /** Variable names in order of first appearance. */
 export function templateVariables(template: string): string[] {
-  const seen = new Set<string>();
-  for (const match of template.matchAll(PLACEHOLDER)) seen.add(match[1]);
-  return [...seen];
+  return [...compile(template).names];
+}
+
+/**
+ * The template's variables as a set, kept with the compiled template: add_task checks every key of every
+ * task against it, and a template is compiled once, not scanned per task.
+ */
+export function templateVariableSet(template: string): ReadonlySet<string> {
+  return compile(template).variables;
 }
 
 const HTML_ESCAPES: Record<string, string> = {
@@ -33,6 +39,8 @@ export function escapeHtml(value: string): string {
 interface CompiledTemplate {
   text: string[];
   names: string[];
+  /** `names` as a set. */
+  variables: ReadonlySet<string>;
   slots: number[];
   textLength: number;
   /** Whether a placeholder sits inside a tag (an attribute value), see PreparedRender. */
@@ -47,7 +55,7 @@ function compile(template: string): CompiledTemplate {
   let found = compiled.get(template);
   if (found) return found;
   const parts = template.split(PLACEHOLDER);
-  found = { text: [], names: [], slots: [], textLength: 0, valueInTag: false };
+  found = { text: [], names: [], variables: new Set(), slots: [], textLength: 0, valueInTag: false };
   // A saved template is sanitized, so a raw `<` or `>` only ever opens or closes a tag.
   let inTag = false;
   for (let i = 0; i < parts.length; i += 2) {
@@ -61,6 +69,7 @@ function compile(template: string): CompiledTemplate {
     const slot = found.names.indexOf(parts[i + 1]);
     found.slots.push(slot >= 0 ? slot : found.names.push(parts[i + 1]) - 1);
   }
+  found.variables = new Set(found.names);
   if (compiled.size >= MAX_COMPILED) compiled.clear();
   compiled.set(template, found);
   return found;

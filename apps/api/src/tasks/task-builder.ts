@@ -1,4 +1,4 @@
-import { httpUrl, LIMITS, prepareRender, sanitizeTemplate, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
+import { httpUrl, LIMITS, prepareRender, sanitizeTemplate, templateVariableSet, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
 import { randomUUID } from 'node:crypto';
 import type { Project } from '../projects/project.entity';
 
@@ -30,21 +30,23 @@ export interface PromptBudget {
 export function buildTask(project: Project, input: TaskInput, field: string, errors: ErrorItem[], budget?: PromptBudget): NewTask | undefined {
   const sent = input.substitutions ?? {};
   const given = givenValues(sent);
-  const known = new Set([...Object.keys(project.variables), project.imageVariable]);
+  // The template's variables are the task's (API.md §1): one the console declares that the template does
+  // not use is neither required nor accepted, except the image variable (docs/decisions.md).
+  const variables = templateVariableSet(project.template);
   const before = errors.length;
   // Every key sent, a null one too: `{"colour": null}` names no variable either.
   for (const name of Object.keys(sent)) {
-    if (!known.has(name)) {
+    if (!variables.has(name) && name !== project.imageVariable) {
       errors.push({
         field: `${field}.substitutions.${name}`,
-        detail: `is not a variable of the project's template; known variables: ${[...known].join(', ') || 'none'}`,
+        detail: `is not a variable of the project's template; known variables: ${[...new Set([...variables, project.imageVariable])].join(', ')}`,
       });
     }
   }
   const values: Record<string, string> = {};
-  for (const [name, fallback] of Object.entries(project.variables)) {
-    const value = own(given, name) ?? fallback;
-    if (value === null || value === undefined) {
+  for (const name of variables) {
+    const value = own(given, name) ?? own(project.variables, name) ?? null;
+    if (value === null) {
       errors.push({ field: `${field}.substitutions.${name}`, detail: 'has no value and the project has no default for it' });
     } else {
       values[name] = value;

@@ -117,6 +117,26 @@ describe('add_task (POST /api/v1/projects/add_task)', () => {
     expect(await taskCount()).toBe(before);
   });
 
+  it("follows the template's variables, not every variable the console declared", async () => {
+    const owner = await aRequester(t, {
+      template: '<p>Find every [[object]].</p>',
+      variables: { extra: null, spare: 'kept', image_url: 'https://images.example.com/default.jpg' },
+    });
+    const added = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: { object: 'car' } });
+    expect(added.status).toBe(201);
+    // The image variable stays accepted and keeps its default, though the template does not use it.
+    expect(added.body.data).toMatchObject({ prompt: '<p>Find every car.</p>', external_image_url: 'https://images.example.com/default.jpg' });
+    const before = await taskCount();
+    const extras = await addTask(t, owner.liveKey, { project_uuid: owner.projectUuid, substitutions: { object: 'car', extra: 'y', spare: 'z' } });
+    expect(extras.status).toBe(422);
+    const notAVariable = "is not a variable of the project's template; known variables: object, image_url";
+    expect(extras.body.errors).toEqual([
+      { field: 'task.substitutions.extra', detail: notAVariable },
+      { field: 'task.substitutions.spare', detail: notAVariable },
+    ]);
+    expect(await taskCount()).toBe(before);
+  });
+
   it('takes a null value as no value given: the default applies, else the variable has none', async () => {
     const defaulted = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car', place: null } });
     expect(defaulted.status).toBe(201);
