@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
 import { expectEventually } from '../../support/expect-eventually';
 import { aProjectWithTasks } from '../../support/scenario';
@@ -5,6 +6,11 @@ import { TaskListPage } from './console.pages';
 import { signUpWorker, workOnNextTask } from './requester-client';
 
 const harness = useHarness();
+
+/** What has the focus: a button's text, else the element's tag name. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => (document.activeElement instanceof HTMLButtonElement ? document.activeElement.innerText : (document.activeElement?.tagName ?? '')));
+}
 
 describe('tasks in the console', () => {
   it('starts the list on page 1 when the project’s Tasks tab drops the filter', async () => {
@@ -22,6 +28,51 @@ describe('tasks in the console', () => {
     const uuids = await tasks.uuids();
     expect(uuids).toHaveLength(25);
     expect(uuids[0]).toBe(taskUuids[26]);
+  });
+
+  it('keeps the page in the address: Back from a task on page 2 and a reload show page 2 again', async () => {
+    const h = harness();
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 27 });
+    const page = await h.newPage({ as: requester });
+    const tasks = new TaskListPage(page);
+    await tasks.open(projectUuid, 'incomplete');
+    await page.getByRole('button', { name: /^Older/ }).click();
+    const pageTwo = async () => (await tasks.caption()) === 'Outstanding tasks, newest first, page 2';
+    await expectEventually(pageTwo, 'page 2 of Outstanding', () => tasks.caption());
+    expect(await tasks.uuids()).toEqual([taskUuids[1], taskUuids[0]]);
+
+    await tasks.row(taskUuids[0]).getByRole('link').click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/tasks/${taskUuids[0]}`));
+    await page.goBack();
+    await expectEventually(pageTwo, 'page 2 again after Back', () => tasks.caption());
+    expect(await tasks.uuids()).toEqual([taskUuids[1], taskUuids[0]]);
+    await page.reload();
+    await expectEventually(pageTwo, 'page 2 again after a reload', () => tasks.caption());
+
+    // Newer goes back to page 1; another filter from the menu starts on its page 1.
+    await page.getByRole('button', { name: /Newer$/ }).click();
+    await expectEventually(async () => (await tasks.caption()) === 'Outstanding tasks, newest first, page 1', 'page 1 of Outstanding', () => tasks.caption());
+    await page.getByRole('button', { name: /^Older/ }).click();
+    await expectEventually(pageTwo, 'page 2 once more', () => tasks.caption());
+    await tasks.filter('All tasks');
+    await expectEventually(async () => (await tasks.caption()) === 'All tasks, newest first, page 1', 'page 1 of All tasks', () => tasks.caption());
+    expect(new URL(page.url()).search).toBe('');
+  });
+
+  it('gives the focus back to the pager after Older and Newer load their page', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 27 });
+    const page = await h.newPage({ as: requester });
+    const tasks = new TaskListPage(page);
+    await tasks.open(projectUuid);
+    await page.getByRole('button', { name: /^Older/ }).focus();
+    await page.keyboard.press('Enter');
+    await expectEventually(async () => (await tasks.caption()).endsWith('page 2'), 'page 2');
+    // Page 2 is the last, so Older is disabled: the focus is on Newer, the only way on.
+    await expectEventually(async () => (await focused(page)) === '← Newer', 'the focus on Newer', () => focused(page));
+    await page.keyboard.press('Enter');
+    await expectEventually(async () => (await tasks.caption()).endsWith('page 1'), 'page 1');
+    await expectEventually(async () => (await focused(page)) === 'Older →', 'the focus on Older', () => focused(page));
   });
 
   it('says a cancelled task has no consensus, with how many submissions it got', async () => {

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
@@ -36,20 +36,34 @@ export function TaskListPage() {
   const { projectUuid = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const state = parseState(params.get('state'));
-  // The cursors of the pages before this one; the last is this page's `before`. They belong to one list:
-  // another project or filter starts on its page 1, however it was reached (the menu below, the
-  // project's Tasks tab, which drops the filter from the address, or Back).
-  const list = `${projectUuid}?${state ?? ''}`;
-  const [paging, setPaging] = useState<{ list: string; cursors: string[] }>({ list, cursors: [] });
-  const cursors = paging.list === list ? paging.cursors : [];
-  const setCursors = (next: string[]) => setPaging({ list, cursors: next });
+  // The cursors of the pages stepped through to this one (`before`, repeated), the last being this page's.
+  // They live in the address, so Back from a task, a reload or a copied link shows the same page; the
+  // filter menu and the project's Tasks tab leave them out, so another filter starts on its page 1.
+  const cursors = params.getAll('before');
   const before = cursors[cursors.length - 1];
+  const setCursors = (next: string[]) => {
+    const search = new URLSearchParams(state ? { state } : {});
+    for (const cursor of next) search.append('before', cursor);
+    setParams(search);
+  };
   const filterId = useId();
+  // The pager is gone while the next page loads, taking the focus with it: the button pressed gets it
+  // back, or the other one when the pressed one is disabled now (at the first or the last page).
+  const pressed = useRef<'older' | 'newer' | null>(null);
+  const olderRef = useRef<HTMLButtonElement>(null);
+  const newerRef = useRef<HTMLButtonElement>(null);
 
   const project = useLoad((signal) => consoleApi.project(projectUuid, signal), [projectUuid]);
   const page = useLoad((signal) => consoleApi.tasks(projectUuid, { state, before, limit: PAGE_SIZE }, signal), [projectUuid, state, before]);
 
   const title = project.state.status === 'ok' ? project.state.data.display_name : 'Project';
+
+  useEffect(() => {
+    if (page.state.status === 'loading' || !pressed.current) return;
+    const order = pressed.current === 'older' ? [olderRef, newerRef] : [newerRef, olderRef];
+    pressed.current = null;
+    order.map((ref) => ref.current).find((button) => button && !button.disabled)?.focus();
+  }, [page.state]);
 
   return (
     <div className="page">
@@ -136,15 +150,29 @@ export function TaskListPage() {
               </div>
             )}
             <nav className="cbc-pager" aria-label="Pages of tasks">
-              <button type="button" className="button small" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+              <button
+                ref={newerRef}
+                type="button"
+                className="button small"
+                disabled={cursors.length === 0}
+                onClick={() => {
+                  pressed.current = 'newer';
+                  setCursors(cursors.slice(0, -1));
+                }}
+              >
                 ← Newer
               </button>
               <span className="muted cbc-small">Page {cursors.length + 1}</span>
               <button
+                ref={olderRef}
                 type="button"
                 className="button small"
                 disabled={!next_cursor}
-                onClick={() => next_cursor && setCursors([...cursors, next_cursor])}
+                onClick={() => {
+                  if (!next_cursor) return;
+                  pressed.current = 'older';
+                  setCursors([...cursors, next_cursor]);
+                }}
               >
                 Older →
               </button>
