@@ -8,7 +8,17 @@ export const LIMITS = {
   completionSeconds: { min: 30, max: 86_400 },
   substitutions: 200,
   substitutionValueChars: 10_000,
-  urlChars: 2048,
+  /**
+   * An absolute URL given to add_task (external_image_url, the image variable's value): a presigned S3
+   * URL with an STS session token is often past 2 KB.
+   */
+  urlChars: 8192,
+  /**
+   * A callback_url, counted as sent (characters outside ASCII percent-encoded): an account's addresses
+   * are unique in a btree index, whose entries must fit in about 2,700 bytes (docs/decisions.md, "URLs:
+   * 8,192 characters, a callback address 2,048").
+   */
+  callbackUrlChars: 2048,
   templateChars: 100_000,
   /** A rendered prompt, in UTF-16 code units: the add_task body limit, as a count (docs/decisions.md). */
   promptChars: 1024 * 1024,

@@ -24,7 +24,8 @@ export function storable<T extends z.ZodType<string>>(schema: T) {
 
 /** An absolute http(s) URL, at most LIMITS.urlChars long. */
 export const httpUrl = storable(
-  z.string({ error: 'must be an absolute http(s) URL' }).max(LIMITS.urlChars, { error: `must be at most ${LIMITS.urlChars} characters` }),
+  // abort: past the limit, the length is the one thing to fix, whatever else is wrong.
+  z.string({ error: 'must be an absolute http(s) URL' }).max(LIMITS.urlChars, { error: `must be at most ${LIMITS.urlChars} characters`, abort: true }),
 ).refine(
   (value) => {
     try {
@@ -42,19 +43,26 @@ export const httpUrl = storable(
 export const CALLBACK_URL_CREDENTIALS_DETAIL =
   "must not contain a user name or password (they would never be sent); verify the webhook's signature instead";
 
+/** Why a callback_url past LIMITS.callbackUrlChars is refused, though it is within LIMITS.urlChars. */
+export const CALLBACK_URL_LENGTH_DETAIL = `must be at most ${LIMITS.callbackUrlChars} characters as sent (a character outside ASCII counts as its percent-encoding)`;
+
 /**
  * A task's callback address: an absolute http(s) URL without a user name or password. Credentials in the
  * URL are never sent (the challenge would fail silently) and would be shown in the console in clear;
  * receivers authenticate our requests by the webhook signature. A URL that is no http(s) URL at all
- * gets httpUrl's error only: its check aborts, so this one runs only on an http(s) URL.
+ * gets httpUrl's error only: its check aborts, so these run only on an http(s) URL. Its length is
+ * counted as parsed, the form the address is stored in (webhooks/callback-url.ts): 1,000 CJK characters
+ * are 9,000 once percent-encoded, more than the index of addresses can hold.
  */
-export const callbackUrl = httpUrl.refine(
-  (value) => {
-    const url = new URL(value);
-    return url.username === '' && url.password === '';
-  },
-  { error: CALLBACK_URL_CREDENTIALS_DETAIL },
-);
+export const callbackUrl = httpUrl
+  .refine((value) => new URL(value).href.length <= LIMITS.callbackUrlChars, { error: CALLBACK_URL_LENGTH_DETAIL })
+  .refine(
+    (value) => {
+      const url = new URL(value);
+      return url.username === '' && url.password === '';
+    },
+    { error: CALLBACK_URL_CREDENTIALS_DETAIL },
+  );
 
 /** A non-empty trimmed string of at most `max` characters. */
 export function text(max: number, what = 'a string') {

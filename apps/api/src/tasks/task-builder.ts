@@ -53,8 +53,10 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
     }
   }
   const imageFromVariable = own(given, project.imageVariable) ?? own(project.variables, project.imageVariable) ?? null;
-  if (!input.external_image_url && imageFromVariable !== null && !httpUrl.safeParse(imageFromVariable).success) {
-    errors.push({ field: `${field}.substitutions.${project.imageVariable}`, detail: 'must be an absolute http(s) URL (it is the image)' });
+  if (!input.external_image_url && imageFromVariable !== null) {
+    const image = httpUrl.safeParse(imageFromVariable);
+    // httpUrl's own reason (not a URL, or too long), said of the image.
+    if (!image.success) errors.push({ field: `${field}.substitutions.${project.imageVariable}`, detail: `${image.error.issues[0].message} (it is the image)` });
   }
   if (errors.length > before) return undefined;
   const prompt = prepareRender(project.template, values);

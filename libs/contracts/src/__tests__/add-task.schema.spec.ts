@@ -1,5 +1,6 @@
 import { addTaskBodySchema, addTasksBodySchema } from '../requester/add-task.schema';
-import { CALLBACK_URL_CREDENTIALS_DETAIL, UNSTORABLE_TEXT_DETAIL } from '../schema-helpers';
+import { LIMITS } from '../limits';
+import { CALLBACK_URL_CREDENTIALS_DETAIL, CALLBACK_URL_LENGTH_DETAIL, UNSTORABLE_TEXT_DETAIL } from '../schema-helpers';
 
 describe('add_task body schema', () => {
   it('turns numbers and booleans into strings', () => {
@@ -78,9 +79,30 @@ describe('callback_url', () => {
     expect(issues('not a url')).toEqual([['task.callback_url', 'must be an absolute http(s) URL']]);
   });
 
+  it('is at most 2,048 characters as sent, characters outside ASCII counted percent-encoded', () => {
+    const base = 'https://hooks.example.com/';
+    expect(issues(base + 'a'.repeat(LIMITS.callbackUrlChars - base.length))).toEqual([]);
+    expect(issues(base + 'a'.repeat(LIMITS.callbackUrlChars - base.length + 1))).toEqual([['task.callback_url', CALLBACK_URL_LENGTH_DETAIL]]);
+    // 700 characters given, 6,300 sent (each is three UTF-8 bytes, %XX each).
+    expect(issues(base + '漢'.repeat(700))).toEqual([['task.callback_url', CALLBACK_URL_LENGTH_DETAIL]]);
+    expect(CALLBACK_URL_LENGTH_DETAIL).toMatch(/^must be at most 2048 characters as sent/);
+    // Past every URL's limit, the length is the one error.
+    expect(issues(base + 'a'.repeat(LIMITS.urlChars))).toEqual([['task.callback_url', 'must be at most 8192 characters']]);
+  });
+
   it('accepts a plain address, and an empty "@" that carries no credentials', () => {
     expect(issues('https://hooks.example.com/x?a=1')).toEqual([]);
     expect(issues('https://@hooks.example.com/x')).toEqual([]);
+  });
+});
+
+describe('external_image_url', () => {
+  it('takes a presigned URL of up to 8,192 characters, and says a longer one is too long', () => {
+    const presigned = `https://bucket.s3.eu-west-1.amazonaws.com/a.jpg?X-Amz-Security-Token=`;
+    const url = (length: number) => presigned + 'A'.repeat(length - presigned.length);
+    expect(addTaskBodySchema.parse({ task: { external_image_url: url(LIMITS.urlChars) } }).task.external_image_url).toHaveLength(8192);
+    const result = addTaskBodySchema.safeParse({ task: { external_image_url: url(LIMITS.urlChars + 1) } });
+    expect(result.error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['task.external_image_url', 'must be at most 8192 characters']]);
   });
 });
 

@@ -211,6 +211,49 @@ describe('add_task (POST /api/v1/projects/add_task)', () => {
     expect(bad.body.errors).toEqual([{ field: 'task.substitutions.image_url', detail: expect.stringContaining('http(s) URL') }]);
   });
 
+  describe('URL lengths', () => {
+    // A presigned S3 URL with an STS session token: its query string is most of it.
+    const presigned = (length: number) => {
+      const start = 'https://bucket.s3.eu-west-1.amazonaws.com/street/1.jpg?X-Amz-Security-Token=';
+      return start + 'IQoJb3JpZ2luX2VjE'.repeat(length).slice(0, length - start.length);
+    };
+
+    it('takes an image URL of up to 8,192 characters, given or from the image variable', async () => {
+      for (const fields of [{ external_image_url: presigned(8192) }, { substitutions: { object: 'car', image_url: presigned(8192) } }]) {
+        const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, ...fields });
+        expect(res.status).toBe(201);
+        const got = await t.request({ method: 'GET', url: `/api/v1/tasks/${res.body.data.task_uuid}`, headers: { apikey: r.liveKey } });
+        expect(got.body.data.external_image_url).toBe(presigned(8192));
+      }
+    });
+
+    it('names the real reason an image variable is refused: its length, said of the image', async () => {
+      const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car', image_url: presigned(8193) } });
+      expect(res.status).toBe(422);
+      expect(res.body.errors).toEqual([{ field: 'task.substitutions.image_url', detail: 'must be at most 8192 characters (it is the image)' }]);
+    });
+
+    it('takes a callback_url of 2,048 characters as sent, and refuses a longer one, non-ASCII counted encoded, writing nothing', async () => {
+      const base = 'https://hooks.example.com/crowdbox?token=';
+      const longest = base + 'k'.repeat(2048 - base.length);
+      const ok = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, callback_url: longest });
+      expect(ok.status).toBe(201);
+      expect((await t.db.query('SELECT url FROM webhook_endpoints WHERE url = $1', [longest])).length).toBe(1);
+      const tasks = await taskCount();
+      const endpoints = async () => Number((await t.db.query('SELECT count(*) FROM webhook_endpoints'))[0].count);
+      const before = await endpoints();
+      // 1,000 CJK characters are 9,000 once percent-encoded; before the limit counted them so, the
+      // address's unique index refused the row (a 500). Not one character repeated: that compresses to fit.
+      const cjk = Array.from({ length: 1000 }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20_000))).join('');
+      for (const callback_url of [`${longest}k`, `https://hooks.example.com/${cjk}`]) {
+        const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, callback_url });
+        expect(res.status).toBe(422);
+        expect(res.body.errors).toEqual([{ field: 'task.callback_url', detail: expect.stringMatching(/^must be at most 2048 characters as sent/) }]);
+      }
+      expect([await taskCount(), await endpoints()]).toEqual([tasks, before]);
+    });
+  });
+
   it('ignores unknown JSON fields', async () => {
     const res = await t.request({
       method: 'POST',
