@@ -14,19 +14,30 @@ export class ApiKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const header = request.headers.apikey;
-    const given = Array.isArray(header) ? header[0] : header;
-    if (given === undefined) throw ApiException.of(401, 'apikey', 'Missing header apikey');
-    const principal = given ? await this.keys.authenticate(given, request.ip) : null;
-    if (!principal) {
-      throw ApiException.of(
-        401,
-        'root',
-        `API key ${JSON.stringify(given.slice(0, 100))} is not valid: put a valid live or test key in the apikey header`,
-      );
-    }
+    const given = apiKeyHeader(request);
+    if (!given) throw noApiKey(given);
+    const principal = await this.keys.authenticate(given, request.ip);
+    if (!principal) throw invalidApiKey(given);
     await this.rateLimit.consume(principal);
     request.apiKey = principal;
     return true;
   }
+}
+
+/** The `apikey` header as sent (the first, if sent twice). */
+export function apiKeyHeader(request: FastifyRequest): string | undefined {
+  const header = request.headers.apikey;
+  return Array.isArray(header) ? header[0] : header;
+}
+
+/**
+ * The 401 for a header that holds no key at all, absent or empty: no look-up can find one. Also answered
+ * before the body is read (api-key-header-check.ts).
+ */
+export function noApiKey(given: string | undefined): ApiException {
+  return given === undefined ? ApiException.of(401, 'apikey', 'Missing header apikey') : invalidApiKey(given);
+}
+
+function invalidApiKey(given: string): ApiException {
+  return ApiException.of(401, 'root', `API key ${JSON.stringify(given.slice(0, 100))} is not valid: put a valid live or test key in the apikey header`);
 }

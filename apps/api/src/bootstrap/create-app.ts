@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { levels, type DestinationStream } from 'pino';
 import type { DataSource } from 'typeorm';
 import { AppModule } from '../app.module';
+import { registerApiKeyHeaderCheck } from '../auth/api-key-header-check';
 import { ErrorFilter } from '../common/errors/error.filter';
 import { sendError } from '../common/errors/error-response';
 import { registerBrowserOriginCheck } from '../common/http/browser-origin';
@@ -70,6 +71,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   routes.watch(fastify);
   registerJsonBodyParser(fastify);
   registerBrowserOriginCheck(fastify);
+  registerApiKeyHeaderCheck(fastify);
   registerResponseHeaders(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {

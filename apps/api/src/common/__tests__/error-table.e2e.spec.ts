@@ -26,6 +26,26 @@ describe('the error table', () => {
     }
   });
 
+  it('401 apikey: the header is missing, whatever the body; an empty one gets the guard\'s 401 too', async () => {
+    const post = (url: string, body: string, headers: Record<string, string> = {}) =>
+      t.request({ method: 'POST', url, headers: { 'content-type': 'application/json', ...headers }, body });
+    const missing = { errors: [{ field: 'apikey', detail: 'Missing header apikey' }] };
+    // Answered before the body is read: these bodies are a 400 and two 413s with a key.
+    for (const [url, body] of [
+      ['/api/v1/projects/add_task', '{"task": '],
+      ['/api/v1/projects/add_task', JSON.stringify({ pad: 'x'.repeat(1024 * 1024) })],
+      ['/api/v1/projects/add_tasks', JSON.stringify({ pad: 'x'.repeat(11 * 1024 * 1024) })],
+    ]) {
+      const res = await post(url, body);
+      expect([url, body.length, res.status, res.body]).toEqual([url, body.length, 401, missing]);
+      expect(res.headers['x-request-id']).toBeDefined();
+    }
+    const guard = await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: '' } });
+    const empty = await post('/api/v1/projects/add_task', '{"task": ', { apikey: '' });
+    expect([empty.status, empty.body]).toEqual([401, guard.body]);
+    expect((await post('/api/v1/projects/add_task', '{"task": ', { apikey: r.liveKey })).status).toBe(400);
+  });
+
   it('401 root: the key is not valid, and the detail repeats it JSON-escaped and cut at 100 characters', async () => {
     const given = `cb_live_"quoted"\\${'x'.repeat(150)}`;
     const res = await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: given } });
