@@ -10,7 +10,7 @@ const harness = useHarness();
  * `minutesAgo` the newest's age, one minute apart, oldest last. A pending one waits a day for its next
  * attempt, so nothing delivers it and the page keeps polling. Returns their ids, newest first.
  */
-async function addEvents(h: Harness, accountId: string, n: number, minutesAgo: number, state: 'delivered' | 'pending' = 'delivered'): Promise<string[]> {
+async function addEvents(h: Harness, accountId: string, n: number, minutesAgo: number, state: 'delivered' | 'pending' | 'failed' = 'delivered'): Promise<string[]> {
   const rows: Array<{ id: string }> = await h.api.db.query(
     `INSERT INTO webhook_events (id, account_id, type, payload, state, next_attempt_at, created_at)
      SELECT gen_random_uuid(), $1, 'task_completed', '{}'::jsonb, $2,
@@ -44,5 +44,76 @@ describe('the webhook event log', () => {
     await page.getByRole('button', { name: 'Load older events' }).click();
     await page.getByRole('status').filter({ hasText: 'No older events.' }).waitFor();
     expect(await hooks.events.count()).toBe(66);
+  });
+
+  it('keeps every loaded page through Refresh and a redelivery, and says under the event that it was queued again', async () => {
+    const h = harness();
+    const { requester } = await aProjectWithTasks(h, { tasks: 0 });
+    const before = await addEvents(h, requester.accountId, 61, 100);
+    const page = await h.newPage({ as: requester });
+    const hooks = new WebhooksPage(page);
+    await hooks.open();
+    await hooks.events.nth(49).waitFor();
+    await page.getByRole('button', { name: 'Load older events' }).click();
+    await expectEventually(async () => (await hooks.events.count()) === 61, 'both pages: 61 events');
+    const ids = () => hooks.events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
+
+    const fresh = await addEvents(h, requester.accountId, 1, 0);
+    await page.getByTestId('refresh-events').click();
+    await expectEventually(async () => (await ids())[0] === fresh[0], 'the new event at the top, after Refresh', async () => `${(await ids()).length} events`);
+    expect(await ids()).toEqual([...fresh, ...before]);
+
+    // An event of the second page: it stays where it is, with what happened under its button.
+    const older = hooks.events.nth(55);
+    expect(await older.getAttribute('data-event-id')).toBe(before[54]);
+    await older.locator('summary').click();
+    await older.getByTestId('redeliver').click();
+    const outcome = older.getByTestId('redeliver-outcome');
+    await outcome.waitFor();
+    expect(await outcome.innerText()).toMatch(/^Event \S+ is queued for delivery again\.$/);
+    // Sent again (a fixture event has no address, so it may fail again at once): no longer delivered.
+    await expectEventually(async () => (await older.getAttribute('data-event-state')) !== 'delivered', 'the log reloaded with the event sent again', () => older.innerText());
+    expect(await outcome.count()).toBe(1);
+    expect(await ids()).toEqual([...fresh, ...before]);
+  });
+
+  it('drops a page of older events that arrives after the filter changed', async () => {
+    const h = harness();
+    const { requester } = await aProjectWithTasks(h, { tasks: 0 });
+    const failed = await addEvents(h, requester.accountId, 3, 10, 'failed');
+    await addEvents(h, requester.accountId, 60, 100);
+    const page = await h.newPage({ as: requester });
+    const hooks = new WebhooksPage(page);
+    await hooks.open();
+    await hooks.events.nth(49).waitFor();
+
+    // "Load older events" of All events is held on its way while the requester picks Failed.
+    let release: () => Promise<void> = async () => undefined;
+    const held = new Promise<void>((resolve) => {
+      void page.route(
+        (url) => url.pathname === '/api/console/webhooks/events' && url.searchParams.has('before'),
+        (route) => {
+          release = () => route.continue().catch(() => undefined); // an aborted request cannot continue
+          resolve();
+        },
+        { times: 1 },
+      );
+    });
+    const settled = new Promise<void>((resolve) => {
+      const done = (request: { url(): string }) => request.url().includes('before=') && resolve();
+      page.on('requestfinished', done);
+      page.on('requestfailed', done);
+    });
+    await page.getByRole('button', { name: 'Load older events' }).click();
+    await held;
+    await page.getByLabel('Show').selectOption({ label: 'Failed' });
+    const ids = () => hooks.events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
+    await expectEventually(async () => (await ids()).join() === failed.join(), 'the three failed events', async () => `${(await ids()).length} events`);
+
+    await release();
+    await settled;
+    await page.waitForTimeout(300); // time for a reply that got through to be shown
+    expect(await ids()).toEqual(failed);
+    expect(await page.getByRole('button', { name: 'Load older events' }).count()).toBe(0);
   });
 });

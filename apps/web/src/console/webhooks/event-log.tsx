@@ -16,6 +16,13 @@ const FILTERS: Array<{ value: WebhookEventState | ''; label: string }> = [
   { value: 'failed', label: 'Failed' },
 ];
 
+/** What a Redeliver did to one event, in words. */
+interface RedeliverResult {
+  eventId: string;
+  text: string;
+  failed?: boolean;
+}
+
 /** While something is on its way the log refreshes itself this often. */
 const POLL_MS = 3000;
 
@@ -29,6 +36,10 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [notice, setNotice] = useState('');
+  // What the last Redeliver did, shown under that event (or as the notice once it left the filter).
+  const [outcome, setOutcome] = useState<RedeliverResult>();
+  // The "Load older events" on its way: its reply belongs to the filter it was asked under.
+  const olderRequest = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
   const filterId = useId();
   const events = useLoad(async (signal) => {
@@ -50,19 +61,31 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     return () => clearTimeout(timer);
   }, [pending, loaded, reload, onActivity]);
 
-  /** Shows the log from its top again (a new filter, Refresh, a redelivery). */
-  const fromTheTop = () => {
+  /**
+   * Another filter shows its log from the top, and a "Load older events" still on its way is dropped: its
+   * page holds the old filter's events. Refresh, the poll and a redelivery keep every page shown.
+   */
+  const changeFilter = (next: WebhookEventState | '') => {
+    olderRequest.current?.abort();
+    olderRequest.current = null;
+    setLoadingOlder(false);
     floor.current = undefined;
     setOlder(undefined);
+    setNotice('');
+    setOutcome(undefined);
+    setState(next);
   };
 
   const loadOlder = async () => {
     const last = shown[shown.length - 1];
     if (!last) return;
+    const request = new AbortController();
+    olderRequest.current = request;
     setLoadingOlder(true);
     try {
       // The last event's id is the exact keyset: events can share the millisecond its created_at shows.
-      const page = await consoleApi.webhookEvents({ state: state || undefined, before: last.id });
+      const page = await consoleApi.webhookEvents({ state: state || undefined, before: last.id }, request.signal);
+      if (request.signal.aborted) return;
       const oldest = page[page.length - 1];
       if (!oldest) {
         setNotice('No older events.');
@@ -71,26 +94,23 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
       floor.current = oldest;
       setOlder((o) => ({ floorId: oldest.id, events: [...(o && o.floorId !== loaded?.floorId ? o.events : []), ...page] }));
     } catch (error) {
-      setErrors(errorItems(error));
+      if (!request.signal.aborted) setErrors(errorItems(error));
     } finally {
-      setLoadingOlder(false);
+      if (olderRequest.current === request) {
+        olderRequest.current = null;
+        setLoadingOlder(false);
+      }
     }
   };
 
-  /** After a redelivery: say what was queued, and show the log from its top again. */
-  const requeued = (notice: string) => {
-    setNotice(notice);
-    fromTheTop();
-    events.reload();
-  };
-
   const redeliver = async (event: WebhookEvent) => {
-    setErrors([]);
+    setOutcome(undefined);
     try {
       await consoleApi.redeliver(event.id);
-      requeued(`Event ${shortId(event.id)} is queued for delivery again.`);
+      setOutcome({ eventId: event.id, text: `Event ${shortId(event.id)} is queued for delivery again.` });
+      events.reload();
     } catch (error) {
-      setErrors(errorItems(error));
+      setOutcome({ eventId: event.id, text: `Event ${shortId(event.id)} was not redelivered: ${errorItems(error).map((e) => e.detail).join('; ')}`, failed: true });
     }
   };
 
@@ -100,7 +120,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     try {
       const { redelivered, more } = await consoleApi.redeliverFailed();
       const left = more ? ' More failed events are left: press again.' : '';
-      requeued(`${plural(redelivered, 'failed event is', 'failed events are')} queued for delivery again.${left}`);
+      setNotice(`${plural(redelivered, 'failed event is', 'failed events are')} queued for delivery again.${left}`);
+      events.reload();
     } catch (error) {
       setErrors(errorItems(error));
     } finally {
@@ -119,11 +140,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
               id={filterId}
               className="input"
               value={state}
-              onChange={(e) => {
-                fromTheTop();
-                setNotice('');
-                setState(e.target.value as WebhookEventState | '');
-              }}
+              onChange={(e) => changeFilter(e.target.value as WebhookEventState | '')}
             >
               {FILTERS.map((f) => (
                 <option key={f.value} value={f.value}>
@@ -137,7 +154,6 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
             className="button small"
             data-testid="refresh-events"
             onClick={() => {
-              fromTheTop();
               events.reload();
               onActivity();
             }}
@@ -152,6 +168,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
           {notice}
         </p>
       )}
+      {outcome && !shown.some((e) => e.id === outcome.eventId) && <RedeliverOutcome outcome={outcome} />}
       <LoadView state={events.state} label="Loading events" onRetry={events.reload}>
         {() => {
           if (shown.length === 0) return <p className="muted">No events{state ? ` in state ${state}` : ''} yet.</p>;
@@ -167,7 +184,12 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
               )}
               <ol className="cbc-events" data-testid="event-log">
                 {shown.map((event) => (
-                  <EventItem key={event.id} event={event} onRedeliver={() => redeliver(event)} />
+                  <EventItem
+                    key={event.id}
+                    event={event}
+                    outcome={outcome?.eventId === event.id ? outcome : undefined}
+                    onRedeliver={() => redeliver(event)}
+                  />
                 ))}
               </ol>
               {shown.length >= EVENT_PAGE && (
@@ -191,7 +213,16 @@ function withOlder(loaded: { list: WebhookEvent[]; floorId?: string } | undefine
   return [...loaded.list, ...older.events.filter((e) => !ids.has(e.id))];
 }
 
-function EventItem({ event, onRedeliver }: { event: WebhookEvent; onRedeliver: () => void }) {
+/** What a Redeliver did, under its event's button; above the log when the event left the filter shown. */
+function RedeliverOutcome({ outcome }: { outcome: RedeliverResult }) {
+  return (
+    <p className={`alert ${outcome.failed ? 'error' : 'info'}`} role="status" data-testid="redeliver-outcome">
+      {outcome.text}
+    </p>
+  );
+}
+
+function EventItem({ event, outcome, onRedeliver }: { event: WebhookEvent; outcome?: RedeliverResult; onRedeliver: () => void }) {
   const last = event.attempts[event.attempts.length - 1];
   return (
     <li className="cbc-event" data-testid="event-row" data-event-id={event.id} data-event-state={event.state}>
@@ -260,6 +291,7 @@ function EventItem({ event, onRedeliver }: { event: WebhookEvent; onRedeliver: (
           <button type="button" className="button small" onClick={onRedeliver} data-testid="redeliver">
             Redeliver
           </button>
+          {outcome && <RedeliverOutcome outcome={outcome} />}
         </div>
       </details>
     </li>
