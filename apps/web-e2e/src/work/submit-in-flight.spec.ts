@@ -179,4 +179,28 @@ describe('a submit when the countdown ends', () => {
     expect(await task.draftKeys()).toEqual([]);
     for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
   });
+
+  it("after a gateway's 502 to a submit the server took, the page is unsure, not refused, and the countdown's end finds it submitted", async () => {
+    const { h, page, task, checkoutId } = await aWorkerOnAShortLease(9_000);
+    const releases = releasesPosted(page);
+    // The submit reaches the server, which takes it; a proxy in front of it answers with its own error page.
+    await page.route(
+      '**/api/work/checkouts/*/submit',
+      async (route) => {
+        await route.fetch();
+        await route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' });
+      },
+      { times: 1 },
+    );
+    await task.submit();
+    await task.errors.getByText('No answer from the server').waitFor();
+    expect(await task.errors.getByText('The task was not submitted').count()).toBe(0);
+
+    await task.notice.getByText('Your submit arrived: the task was submitted.').waitFor({ timeout: 12_000 });
+    expect(await task.expired.count()).toBe(0);
+    expect(releases).toEqual([]);
+    expect(await leaseState(h, checkoutId)).toEqual({ state: 'submitted', submissions: 1 });
+    expect(await task.draftKeys()).toEqual([]);
+    for (const error of h.takeConsoleErrors()) expect(error).toMatch(/status of 502/);
+  });
 });

@@ -4,12 +4,13 @@ import { noteServerTime } from './server-clock';
 /**
  * A failed API call: the HTTP status and the API's `{errors:[{field, detail}]}` body. A network
  * failure or a reply that is not the error shape becomes status 0 / the status with one `root` item,
- * so callers always have something to show.
+ * so callers always have something to show; `fromApi` is false for those (the API did not say it).
  */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly errors: ErrorItem[],
+    readonly fromApi = true,
   ) {
     super(errors.map((e) => (e.field && e.field !== 'root' ? `${e.field}: ${e.detail}` : e.detail)).join('; ') || `HTTP ${status}`);
     this.name = 'ApiError';
@@ -67,7 +68,7 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
     res = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'include', signal: options.signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }]);
+    throw new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false);
   }
   // Whole seconds, rounded down; the only reading of the server's clock most replies carry.
   noteServerTime(Date.parse(res.headers.get('date') ?? ''), sentAt, Date.now(), 1000);
@@ -81,10 +82,9 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
   if (!res.ok) {
     if (res.status === 401 && !path.startsWith('/api/session/')) onUnauthorized?.();
     const errors = (json as ErrorBody | undefined)?.errors;
-    throw new ApiError(
-      res.status,
-      Array.isArray(errors) && errors.length > 0 ? errors : [{ field: 'root', detail: `The server answered ${res.status} ${res.statusText}`.trim() }],
-    );
+    if (Array.isArray(errors) && errors.length > 0) throw new ApiError(res.status, errors);
+    // A proxy's or gateway's page (502, 504…), not the API's answer.
+    throw new ApiError(res.status, [{ field: 'root', detail: `The server answered ${res.status} ${res.statusText}`.trim() }], false);
   }
   return { data: (json as { data: T } | undefined)?.data as T, body: json as B, status: res.status };
 }

@@ -19,7 +19,7 @@ export async function leaseOutcomeOnceEnded(checkoutId: string, { tries = 15, in
       const { state } = await workApi.checkoutState(checkoutId);
       if (OUTCOMES.includes(state)) return state as LeaseOutcome;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return null;
+      if (error instanceof ApiError && error.status === 404 && error.fromApi) return null;
     }
     await wait(intervalMs);
   }

@@ -23,8 +23,9 @@ async function fateOf(draft: Draft): Promise<Fate> {
     // Still active (another tab holds it, or it came back meanwhile): its page owns the draft.
     return 'keep';
   } catch (error) {
-    // Not found: not a lease of this user's any more; nothing to report. No answer: ask again next time.
-    return error instanceof ApiError && error.status === 404 ? 'unknown' : 'keep';
+    // Not found (the API's own 404, not a proxy's): not a lease of this user's any more; nothing to report.
+    // No answer: ask again next time.
+    return error instanceof ApiError && error.status === 404 && error.fromApi ? 'unknown' : 'keep';
   }
 }
 

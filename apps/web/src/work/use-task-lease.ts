@@ -41,6 +41,14 @@ interface LeaseHandout {
   earlier: SettledDrafts;
 }
 
+/**
+ * A submit whose fate is unknown: no answer at all (status 0), or a 5xx that is not the API's own error
+ * (a proxy's 502/503/504 page): the server may have taken it before the gateway gave up.
+ */
+export function mayHaveArrived(error: unknown): boolean {
+  return error instanceof ApiError && !error.fromApi && (error.status === 0 || error.status >= 500);
+}
+
 async function checkOut(projectUuid: string, userId: string): Promise<LeaseHandout> {
   const { data: checkout, status } = await workApi.checkOut(projectUuid);
   // A worker holds one active lease per project, and this is it: every other draft here is of a lease that ended.
@@ -243,7 +251,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
         const outcome = leaseOutcomeOf(error);
         if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
         if (outcome) return end(checkout, outcome, boxes.length);
-        const noAnswer = error instanceof ApiError && error.status === 0;
+        const noAnswer = mayHaveArrived(error);
         unsureFor.current = noAnswer ? checkout.checkout_id : null;
         if (late) return noAnswer ? readBack(checkout, boxes.length) : giveBack(checkout, boxes.length);
         if (refusedForBoxCount(error)) return learnMaxBoxes(checkout, error);
