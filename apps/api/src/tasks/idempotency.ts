@@ -25,10 +25,13 @@ export async function storedResponse<T>(db: DataSource | EntityManager, accountI
   );
   const stored = rows[0];
   if (!stored?.fresh) return undefined;
-  if (stored.request_hash !== hash) {
-    throw ApiException.unprocessable('Idempotency-Key', 'was already used with a different body; use a new key for a new request');
-  }
+  if (stored.request_hash !== hash) throw keyUsedWithAnotherBody();
   return stored.response_body;
+}
+
+/** The 422 of a key used before with another body (API.md §1), for live and test keys alike. */
+export function keyUsedWithAnotherBody(): ApiException {
+  return ApiException.unprocessable('Idempotency-Key', 'was already used with a different body; use a new key for a new request');
 }
 
 /**

@@ -9,6 +9,7 @@ import { runPrepared, type PreparedStatement } from '../database/prepared-statem
 import type { ApiKeyPrincipal } from '../common/http/principal';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
+import { TestIdempotency } from '../test-mode/test-idempotency';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { storedResponse, withIdempotency } from './idempotency';
@@ -22,6 +23,7 @@ export class TasksService {
     @InjectDataSource() private readonly db: DataSource,
     private readonly projects: ProjectsService,
     private readonly testMode: TestModeService,
+    private readonly testIdempotency: TestIdempotency,
     private readonly endpoints: WebhookEndpointsService,
   ) {}
 
@@ -31,13 +33,16 @@ export class TasksService {
     const uuid = resolveProjectUuid(body.project_uuid, body.task, 'task', errors);
     if (uuid === undefined) throw new ApiException(422, errors);
     const project = await this.projectFor(key, uuid);
+    const hash = requestHash('add_task', body);
     if (key.mode === 'test') {
-      if (!project) return this.testMode.taskWithoutProject(key, body.task, canonicalJson(body));
-      const task = buildTask(project, body.task, 'task', errors);
-      if (!task) throw new ApiException(422, errors);
-      return this.testMode.createdTask(key, task, canonicalJson(body));
+      return this.testIdempotency.once(key.accountId, idempotencyKey, hash, () => {
+        if (!project) return this.testMode.taskWithoutProject(key, body.task, canonicalJson(body));
+        const task = buildTask(project, body.task, 'task', errors);
+        if (!task) throw new ApiException(422, errors);
+        return this.testMode.createdTask(key, task, canonicalJson(body));
+      });
     }
-    return this.once(key.accountId, idempotencyKey, requestHash('add_task', body), () => {
+    return this.once(key.accountId, idempotencyKey, hash, () => {
       const task = buildTask(project as Project, body.task, 'task', errors);
       if (!task) throw new ApiException(422, errors);
       return {
@@ -66,16 +71,19 @@ export class TasksService {
       if (errors.length > 0) throw new ApiException(422, errors);
       return results;
     };
+    const hash = requestHash('add_tasks', body);
     if (key.mode === 'test') {
-      const results = build();
-      const seed = canonicalJson(body);
-      return body.tasks.map((input, i) => {
-        const task = results[i];
-        const itemSeed = `${seed}#${i}`;
-        return task ? this.testMode.createdTask(key, task, itemSeed) : this.testMode.taskWithoutProject(key, input, itemSeed);
+      return this.testIdempotency.once(key.accountId, idempotencyKey, hash, () => {
+        const results = build();
+        const seed = canonicalJson(body);
+        return body.tasks.map((input, i) => {
+          const task = results[i];
+          const itemSeed = `${seed}#${i}`;
+          return task ? this.testMode.createdTask(key, task, itemSeed) : this.testMode.taskWithoutProject(key, input, itemSeed);
+        });
       });
     }
-    return this.once(key.accountId, idempotencyKey, requestHash('add_tasks', body), () => {
+    return this.once(key.accountId, idempotencyKey, hash, () => {
       const tasks = build() as NewTask[];
       return {
         tasks,

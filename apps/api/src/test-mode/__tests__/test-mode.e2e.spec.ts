@@ -1,5 +1,6 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, type Requester } from '../../../test/factories';
+import { startPrivateRedis, type PrivateRedis } from '../../../test/private-redis';
 
 const TABLES = ['tasks', 'checkouts', 'submissions', 'idempotency_keys', 'webhook_endpoints', 'webhook_events', 'projects'];
 
@@ -60,6 +61,57 @@ describe('test keys', () => {
     expect(badSubs.body.errors).toEqual([{ field: 'task.substitutions.object', detail: expect.any(String) }]);
   });
 
+  describe('Idempotency-Key', () => {
+    const keyed = (key: string, task: Record<string, unknown>, idempotencyKey: string) => addTask(t, key, task, { 'idempotency-key': idempotencyKey });
+    const batch = (key: string, tasks: unknown[], idempotencyKey: string) =>
+      t.request({ method: 'POST', url: '/api/v1/projects/add_tasks', headers: { apikey: key, 'idempotency-key': idempotencyKey }, body: { project_uuid: r.projectUuid, tasks } });
+
+    it('refuses a key reused with another body as a live key does, replays the same body, and writes nothing', async () => {
+      const task = { project_uuid: r.projectUuid, substitutions: { object: 'car' } };
+      const bus = { ...task, substitutions: { object: 'bus' } };
+      await keyed(r.liveKey, task, 'live-first');
+      const live = await keyed(r.liveKey, bus, 'live-first');
+      expect(live.status).toBe(422);
+      const before = await counts();
+      const first = await keyed(r.testKey, task, 'k-reused');
+      expect(first.status).toBe(201);
+      const conflict = await keyed(r.testKey, bus, 'k-reused');
+      expect([conflict.status, conflict.body]).toEqual([422, live.body]);
+      expect((await keyed(r.testKey, task, 'k-reused')).body).toEqual(first.body);
+      // The stand-in project's answer, and add_tasks, keep their keys the same way.
+      const elsewhere = { ...task, project_uuid: '11111111-1111-4111-8111-111111111111' };
+      expect((await keyed(r.testKey, elsewhere, 'k-elsewhere')).status).toBe(201);
+      expect((await keyed(r.testKey, { ...elsewhere, reward: 1 }, 'k-elsewhere')).body).toEqual(live.body);
+      expect((await batch(r.testKey, [{ substitutions: { object: 'a' } }], 'k-batch')).status).toBe(201);
+      expect((await batch(r.testKey, [{ substitutions: { object: 'b' } }], 'k-batch')).body).toEqual(live.body);
+      // A body refused for itself does not take the key: sent again fixed, it is answered.
+      const refused = await keyed(r.testKey, { ...task, reward: -1 }, 'k-fixed');
+      expect(refused.body.errors[0].field).toBe('task.reward');
+      expect((await keyed(r.testKey, task, 'k-fixed')).status).toBe(201);
+      expect(await counts()).toEqual(before);
+    });
+
+    it("keeps a test key's keys apart from a live key's, both ways", async () => {
+      const task = { project_uuid: r.projectUuid, substitutions: { object: 'car' } };
+      const bus = { ...task, substitutions: { object: 'bus' } };
+      expect((await keyed(r.testKey, task, 'k-shared')).status).toBe(201);
+      const live = await keyed(r.liveKey, bus, 'k-shared');
+      expect(live.status).toBe(201);
+      expect((await keyed(r.testKey, task, 'k-shared')).status).toBe(201);
+      expect((await keyed(r.liveKey, bus, 'k-shared')).body).toEqual(live.body);
+    });
+
+    it('answers one body of several sent at once with one key, and refuses the others', async () => {
+      const bodies = ['car', 'bus', 'car', 'bus', 'van', 'car', 'bus', 'van'].map((object) => ({ project_uuid: r.projectUuid, substitutions: { object } }));
+      const answers = await Promise.all(bodies.map((task) => keyed(r.testKey, task, 'k-race')));
+      const taken = new Set(answers.flatMap((res, i) => (res.status === 201 ? [bodies[i].substitutions.object] : [])));
+      expect(taken.size).toBe(1);
+      for (const [i, res] of answers.entries()) {
+        expect(res.status).toBe(taken.has(bodies[i].substitutions.object) ? 201 : 422);
+      }
+    });
+  });
+
   it('answers a project it does not have with a stand-in task, still writing nothing', async () => {
     const before = await counts();
     const res = await addTask(t, r.testKey, { project_uuid: '11111111-1111-4111-8111-111111111111', substitutions: { object: 'car' } });
@@ -111,5 +163,29 @@ describe('test keys', () => {
     const live = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'real' } });
     const seen = await get(`/api/v1/tasks/${live.body.data.task_uuid}`);
     expect(seen.body.data.prompt).not.toContain('real');
+  });
+});
+
+describe('test keys while Redis is away', () => {
+  let redis: PrivateRedis;
+  let t: TestApp;
+  let r: Requester;
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    t = await startTestApp({ REDIS_URL: redis.url }, { role: 'http' });
+    r = await aRequester(t);
+  });
+  afterAll(async () => {
+    await t.close();
+    await redis.stop();
+  });
+
+  it('still refuse a reused Idempotency-Key with another body: the process remembers it', async () => {
+    await redis.stop();
+    const keyed = (object: string) => addTask(t, r.testKey, { project_uuid: r.projectUuid, substitutions: { object } }, { 'idempotency-key': 'k-away' });
+    const first = await keyed('car');
+    expect(first.status).toBe(201);
+    expect((await keyed('bus')).body.errors).toEqual([{ field: 'Idempotency-Key', detail: expect.stringContaining('different body') }]);
+    expect((await keyed('car')).body).toEqual(first.body);
   });
 });
