@@ -41,6 +41,39 @@ describe('the console from the keyboard', () => {
     await expectEventually(async () => (await focused(page)) === 'cancel-result', 'the focus on the cancel result', () => focused(page));
   });
 
+  it('keeps a destructive dialog open while its request runs, Escape or not', async () => {
+    const h = harness();
+    const { requester } = await aProjectWithTasks(h, { tasks: 0 });
+    const page = await h.newPage({ as: requester });
+    const keys = new ApiKeysPage(page);
+    await keys.open();
+    // The revocation is held on its way until the test lets it through.
+    let release: () => Promise<void> = async () => undefined;
+    const held = new Promise<void>((resolve) => {
+      void page.route(
+        (url) => url.pathname.startsWith('/api/console/api_keys/'),
+        (route) => {
+          release = () => route.continue();
+          resolve();
+        },
+        { times: 1 },
+      );
+    });
+    await page.getByRole('button', { name: /^Revoke key cb_live_/ }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await held;
+    await dialog.getByRole('button', { name: 'Working…' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Working…' }).count()).toBe(1);
+
+    await release();
+    await page.getByTestId('key-revoked').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
   it('links every field error of the project form to its input', async () => {
     const h = harness();
     const { requester } = await aProjectWithTasks(h, { tasks: 0 });

@@ -8,6 +8,7 @@ interface Props {
   cancelLabel?: string;
   /** A destructive action gets the danger colour, and the focus starts on Cancel. */
   danger?: boolean;
+  /** The confirmed request is running: the dialog stays open (Escape too) until it is done. */
   busy?: boolean;
   onConfirm: () => void;
   onClose: () => void;
@@ -15,6 +16,7 @@ interface Props {
 
 /**
  * A modal built on <dialog>: the browser traps focus, Escape closes it, and the page behind is inert.
+ * While busy it stays open, so a request that cannot be called back is never hidden half-done.
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, onConfirm, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -31,7 +33,21 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
   }, [open, danger]);
 
   return (
-    <dialog ref={ref} className="cbc-dialog" aria-labelledby={titleId} onClose={onClose} onCancel={onClose}>
+    <dialog
+      ref={ref}
+      className="cbc-dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        if (busy) event.preventDefault();
+        else onClose();
+      }}
+      onClose={() => {
+        // Chromium lets a second Escape with no click between close a dialog without a cancelable
+        // cancel event (its rule against dialogs that trap the user), so a busy one is shown again.
+        if (busy && open) ref.current?.showModal();
+        else onClose();
+      }}
+    >
       <h2 id={titleId}>{title}</h2>
       <div className="cbc-dialog__body">{children}</div>
       <div className="cbc-dialog__actions">
