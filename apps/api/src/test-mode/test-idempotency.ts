@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
+import type { RateLimiterRedis } from 'rate-limiter-flexible';
+import { redisLimiter, takePoint } from '../auth/redis-limiter';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import type { RedisClient } from '../redis/redis-client';
@@ -10,6 +12,12 @@ import { IDEMPOTENCY_WINDOW_HOURS, keyUsedWithAnotherBody } from '../tasks/idemp
 const WINDOW_SECONDS = IDEMPOTENCY_WINDOW_HOURS * 3600;
 /** Keys one process remembers while Redis is away. */
 const STAND_IN_KEYS = 10_000;
+/**
+ * New keys an account's test keys may take in 24 h. Each is ~200 bytes of Redis for a day, so without a
+ * bound an account sending the default 100 requests a second with a new key each would hold ~1.7 GB,
+ * and a Redis that is full refuses every job. 10,000 is far beyond what testing an integration takes.
+ */
+export const TEST_KEYS_PER_DAY = 10_000;
 
 /**
  * Idempotency-Key for test keys (docs/decisions.md, "Test keys: nothing is written, …"). A test key's
@@ -22,9 +30,11 @@ const STAND_IN_KEYS = 10_000;
 export class TestIdempotency {
   private readonly prefix: string;
   private readonly standIn = new LRUCache<string, string>({ max: STAND_IN_KEYS, ttl: WINDOW_SECONDS * 1000 });
+  private readonly newKeys: RateLimiterRedis;
 
   constructor(@Inject(REDIS) private readonly redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
     this.prefix = `${config.REDIS_PREFIX}:test-idempotency`;
+    this.newKeys = redisLimiter(redis, `${config.REDIS_PREFIX}:test-idempotency-new`, TEST_KEYS_PER_DAY, WINDOW_SECONDS);
   }
 
   /**
@@ -37,7 +47,9 @@ export class TestIdempotency {
     if (key === undefined) return answer();
     // Hashed: an Idempotency-Key may be 255 characters of the requester's choosing.
     const slot = `${this.prefix}:${createHash('sha256').update(`${accountId}:${key}`).digest('base64url')}`;
-    refuseAnotherBody(await this.read(slot), hash);
+    const held = await this.read(slot);
+    refuseAnotherBody(held, hash);
+    if (held === undefined) await takePoint(this.newKeys, accountId, `more than ${TEST_KEYS_PER_DAY} new Idempotency-Keys with test keys in 24 h`);
     const result = answer();
     refuseAnotherBody(await this.take(slot, hash), hash);
     return result;

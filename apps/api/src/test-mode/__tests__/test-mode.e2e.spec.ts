@@ -1,6 +1,11 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, type Requester } from '../../../test/factories';
 import { startPrivateRedis, type PrivateRedis } from '../../../test/private-redis';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config.schema';
+import type { RedisClient } from '../../redis/redis-client';
+import { REDIS } from '../../redis/redis.module';
+import { TEST_KEYS_PER_DAY } from '../test-idempotency';
 
 const TABLES = ['tasks', 'checkouts', 'submissions', 'idempotency_keys', 'webhook_endpoints', 'webhook_events', 'projects'];
 
@@ -99,6 +104,26 @@ describe('test keys', () => {
       expect(live.status).toBe(201);
       expect((await keyed(r.testKey, task, 'k-shared')).status).toBe(201);
       expect((await keyed(r.liveKey, bus, 'k-shared')).body).toEqual(live.body);
+    });
+
+    it(`takes at most ${TEST_KEYS_PER_DAY} new keys an account a day, and still replays the keys it has`, async () => {
+      const own = await aRequester(t);
+      const task = { project_uuid: own.projectUuid, substitutions: { object: 'car' } };
+      const first = await keyed(own.testKey, task, 'k-before-the-cap');
+      expect(first.status).toBe(201);
+      // The budget spent, as 10,000 keyed requests would leave it (rate-limiter-flexible's counter).
+      const redis = t.app.get<RedisClient>(REDIS);
+      const { REDIS_PREFIX } = t.app.get<AppConfig>(APP_CONFIG);
+      await redis.set(`${REDIS_PREFIX}:test-idempotency-new:${own.accountId}`, String(TEST_KEYS_PER_DAY), 'EX', 3600);
+      const refused = await keyed(own.testKey, task, 'k-past-the-cap');
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect(refused.body.errors[0].detail).toContain('new Idempotency-Keys with test keys');
+      expect(await keyed(own.testKey, task, 'k-before-the-cap')).toMatchObject({ status: 201, body: first.body });
+      expect((await keyed(own.testKey, { ...task, substitutions: { object: 'bus' } }, 'k-before-the-cap')).status).toBe(422);
+      // Without a key, nothing is counted or refused; another account has its own budget.
+      expect((await addTask(t, own.testKey, task)).status).toBe(201);
+      expect((await keyed(r.testKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } }, 'k-past-the-cap')).status).toBe(201);
     });
 
     it('answers one body of several sent at once with one key, and refuses the others', async () => {
