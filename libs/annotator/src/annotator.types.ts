@@ -1,5 +1,8 @@
 import type { Box } from '@crowdbox/boxes';
 import type { LabelInfo } from '@crowdbox/contracts';
+import type { ImageStatus } from './canvas/use-image';
+
+export type { ImageStatus };
 
 /** A read-only set of boxes drawn dashed over the image (the console shows each worker's boxes so). */
 export interface OverlayBoxSet {
@@ -12,7 +15,10 @@ export interface OverlayBoxSet {
 }
 
 export interface AnnotatorProps {
-  /** The task image. Loaded without crossOrigin unless it is another origin; a failure shows a message. */
+  /**
+   * The task image. Loaded without crossOrigin unless it is another origin. A failure, or no load within
+   * 20 s, shows "The image didn't load" with Retry.
+   */
   imageUrl: string;
   /** The project's labels: keys 1–9 pick them in this order, each drawn in its own colour. */
   labels: LabelInfo[];
@@ -30,6 +36,8 @@ export interface AnnotatorProps {
   overlays?: OverlayBoxSet[];
   /** The natural size of the image, once it has loaded. */
   onImageSize?: (size: { width: number; height: number }) => void;
+  /** The image's load status, at every change ('loading' again after Retry). */
+  onImageStatus?: (status: ImageStatus) => void;
   className?: string;
   /** Height of the stage; by default it fills the parent, at least 400 px. */
   height?: number | string;

@@ -1,4 +1,4 @@
-import { Annotator } from '@crowdbox/annotator';
+import { Annotator, type ImageStatus } from '@crowdbox/annotator';
 import type { Box, ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse } from '@crowdbox/contracts';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
@@ -53,6 +53,10 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   // A draft kept from before the maximum (or another tab's boxes) may hold more: kept, not cut, but not sent.
   const tooMany = boxes.length > maxBoxes;
   const countId = useId();
+  const imageErrorId = useId();
+  // An image that failed (or never answered) says so beside Submit, which it keeps disabled.
+  const [imageStatus, setImageStatus] = useState<ImageStatus>('loading');
+  const imageFailed = imageStatus === 'error';
   const canSubmit = image !== null && busy === null && !tooMany;
   // What Submit sends and counts: a box that lies wholly outside the image has nothing to send.
   const sendable = image ? toSubmittedBoxes(boxes, image) : boxes;
@@ -72,6 +76,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             readOnly={busy !== null}
             maxBoxes={maxBoxes}
             onImageSize={onImageSize}
+            onImageStatus={setImageStatus}
             className="task-annotator"
           />
         ) : (
@@ -104,6 +109,11 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             {outside === 1 ? 'it' : 'them'} onto the image, or delete {outside === 1 ? 'it' : 'them'}.
           </p>
         )}
+        {imageFailed && (
+          <p className="alert warning" id={imageErrorId} data-testid="image-failed">
+            The image didn&rsquo;t load: Retry on the image, or Skip to get another task.
+          </p>
+        )}
         {checkout.external_image_url && <BoxCount id={countId} count={boxes.length} max={maxBoxes} />}
         {confirmingSkip && busy === null ? (
           <SkipConfirm boxes={boxes.length} onSkip={skip} onKeep={keepDrawing} />
@@ -113,7 +123,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               type="button"
               className="button primary"
               disabled={!canSubmit}
-              aria-describedby={tooMany ? countId : undefined}
+              aria-describedby={tooMany ? countId : imageFailed ? imageErrorId : undefined}
               onClick={() => image && props.onSubmit(checkout, sendable, image)}
               data-testid="submit-task"
             >
@@ -132,7 +142,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
           </div>
         )}
         <p className="task-hint muted">
-          Drag on the image to draw a box. Press <kbd>?</kbd> on the image for every keyboard shortcut.
+          {!imageFailed && 'Drag on the image to draw a box. '}Press <kbd>?</kbd> on the image for every keyboard shortcut.
           {kept && ' Your boxes are kept on this device until you submit.'}
         </p>
         {!kept && (

@@ -1,5 +1,5 @@
 import type { ImageSize } from '@crowdbox/boxes';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { imageFrame } from './image-frame.util';
 
 export type ImageStatus = 'loading' | 'loaded' | 'error';
@@ -9,7 +9,15 @@ export interface LoadedImage {
   status: ImageStatus;
   /** The frame boxes are in (image-frame.util.ts), once loaded. */
   size: ImageSize | null;
+  /** Loads the image again (cache-busting where that is safe: retryUrl). */
+  retry: () => void;
 }
+
+/** How long an image may take before the editor says it did not load (a host that never answers). */
+export const IMAGE_TIMEOUT_MS = 20_000;
+
+/** The query parameter a retry adds to bypass a cached failure. */
+export const RETRY_PARAM = 'crowdbox_retry';
 
 /**
  * 'anonymous' only for another origin: the stage could then still be exported. Same-origin, data:
@@ -25,32 +33,75 @@ export function crossOriginFor(url: string, pageOrigin: string): 'anonymous' | u
   }
 }
 
-export function useImage(url: string): LoadedImage {
-  const [loaded, setLoaded] = useState<LoadedImage>({ image: null, status: 'loading', size: null });
+/**
+ * The URL of the `attempt`-th load (0: the first). A retry of an http(s) URL without a query gets
+ * `?crowdbox_retry=N`, so no cached failure answers it. A URL with a query is loaded as it is: it may be
+ * signed (S3, GCS presigned URLs sign every query parameter, so an added one is refused); data: and
+ * blob: URLs have no cache to miss.
+ */
+export function retryUrl(url: string, attempt: number, base: string): string {
+  if (attempt === 0) return url;
+  try {
+    const parsed = new URL(url, base);
+    if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '') return url;
+    parsed.searchParams.set(RETRY_PARAM, String(attempt));
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
+/** Loads `url`: an error, or no answer within `timeoutMs`, is status 'error' until `retry()`. */
+export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage {
+  const [loaded, setLoaded] = useState<Omit<LoadedImage, 'retry'>>({ image: null, status: 'loading', size: null });
+  // Retries count per URL: the next task's image starts at its plain URL.
+  const [attempts, setAttempts] = useState({ url, n: 0 });
+  const attempt = attempts.url === url ? attempts.n : 0;
+  const retry = useCallback(() => setAttempts((a) => ({ url, n: (a.url === url ? a.n : 0) + 1 })), [url]);
 
   useEffect(() => {
-    let cancelled = false;
+    let settled = false;
+    let current: HTMLImageElement | null = null;
     setLoaded({ image: null, status: 'loading', size: null });
+    const fail = (): void => {
+      settled = true;
+      setLoaded({ image: null, status: 'error', size: null });
+    };
+    const src = retryUrl(url, attempt, window.location.href);
     const load = (crossOrigin: 'anonymous' | undefined): void => {
       const img = new window.Image();
+      current = img;
       if (crossOrigin) img.crossOrigin = crossOrigin;
       img.onload = () => {
+        if (settled) return;
+        settled = true;
         void imageFrame(img).then((size) => {
-          if (!cancelled) setLoaded({ image: img, status: 'loaded', size });
+          if (current === img) setLoaded({ image: img, status: 'loaded', size });
         });
       };
       img.onerror = () => {
-        if (cancelled) return;
+        if (settled) return;
         if (crossOrigin) load(undefined);
-        else setLoaded({ image: null, status: 'error', size: null });
+        else fail();
       };
-      img.src = url;
+      img.src = src;
     };
-    load(crossOriginFor(url, window.location.origin));
+    // A host that never answers would otherwise show "Loading image…" for ever.
+    const timer = window.setTimeout(() => {
+      if (settled) return;
+      fail();
+      if (current) {
+        current.onload = current.onerror = null;
+        current.removeAttribute('src');
+      }
+    }, timeoutMs);
+    load(crossOriginFor(src, window.location.origin));
     return () => {
-      cancelled = true;
+      settled = true;
+      current = null;
+      window.clearTimeout(timer);
     };
-  }, [url]);
+  }, [url, attempt, timeoutMs]);
 
-  return loaded;
+  return { ...loaded, retry };
 }

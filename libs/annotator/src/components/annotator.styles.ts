@@ -46,6 +46,9 @@ export const stageMessage: CSSProperties = {
   pointerEvents: 'none',
 };
 
+/** The load error with its Retry button, which takes clicks (the loading message lets them through). */
+export const stageError: CSSProperties = { ...stageMessage, flexDirection: 'column', gap: 12, pointerEvents: 'auto' };
+
 export const sidebar: CSSProperties = { flex: '0 0 240px', display: 'flex', flexDirection: 'column', gap: 12, minWidth: 0 };
 
 export const toolbar: CSSProperties = { display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 4 };

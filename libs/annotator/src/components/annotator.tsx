@@ -25,12 +25,12 @@ const NO_OVERLAYS: OverlayBoxSet[] = [];
  * with readOnly, it only shows them (and the overlays) with zoom and pan.
  */
 export function Annotator(props: AnnotatorProps): JSX.Element {
-  const { imageUrl, labels, boxes, onChange, readOnly = false, maxBoxes, overlays = NO_OVERLAYS, onImageSize, className, height } = props;
+  const { imageUrl, labels, boxes, onChange, readOnly = false, maxBoxes, overlays = NO_OVERLAYS, onImageSize, onImageStatus, className, height } = props;
   const editable = !readOnly && onChange !== undefined;
   const labelNames = useMemo(() => labels.map((l) => l.name), [labels]);
   const colors = useMemo(() => labelColors(labels), [labels]);
   const { store, state, dispatch } = useAnnotatorStore({ boxes, labels: labelNames, editable, maxBoxes: maxBoxes ?? null, onChange });
-  const { image, status, size } = useImage(imageUrl);
+  const { image, status, size, retry } = useImage(imageUrl);
 
   const [helpOpen, setHelpOpen] = useState(false);
   const [spaceHeld, setSpaceHeld] = useState(false);
@@ -39,9 +39,19 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
   const stageRef = useRef<HTMLDivElement>(null);
 
   const onImageSizeRef = useRef(onImageSize);
+  const onImageStatusRef = useRef(onImageStatus);
   useEffect(() => {
     onImageSizeRef.current = onImageSize;
+    onImageStatusRef.current = onImageStatus;
   });
+  useEffect(() => {
+    onImageStatusRef.current?.(status);
+  }, [status]);
+  // The Retry button goes away as the image loads again: the focus goes to the stage, not to the page body.
+  const retryImage = useCallback(() => {
+    stageRef.current?.focus({ preventScroll: true });
+    retry();
+  }, [retry]);
   useEffect(() => {
     if (status !== 'loaded' || !size) return;
     store.dispatch(actions.imageLoaded(size));
@@ -112,8 +122,13 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
           </div>
           {status === 'loading' && <div style={s.stageMessage}>Loading image…</div>}
           {status === 'error' && (
-            <div role="alert" data-testid="annotator-error" style={s.stageMessage}>
-              The image could not be loaded ({imageUrl}).
+            <div style={s.stageError}>
+              <p role="alert" data-testid="annotator-error" style={{ margin: 0 }}>
+                The image didn&rsquo;t load.
+              </p>
+              <button type="button" onClick={retryImage} style={s.button} data-testid="annotator-retry">
+                Retry
+              </button>
             </div>
           )}
           {helpOpen && <KeymapHelp readOnly={!editable} onClose={() => setHelpOpen(false)} />}
@@ -148,7 +163,16 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
         {editable && state.maxBoxes !== null && (
           <BoxLimitStatus count={state.boxes.length} max={state.maxBoxes} refusals={state.refusedAtLimit} />
         )}
-        <BoxList boxes={state.boxes} max={editable ? state.maxBoxes : null} selected={state.selected} colors={colors} editable={editable} onSelect={onSelect} onDelete={onDelete} />
+        <BoxList
+          boxes={state.boxes}
+          max={editable ? state.maxBoxes : null}
+          selected={state.selected}
+          colors={colors}
+          editable={editable}
+          drawable={editable && status === 'loaded'}
+          onSelect={onSelect}
+          onDelete={onDelete}
+        />
       </aside>
     </div>
   );

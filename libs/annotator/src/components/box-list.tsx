@@ -11,6 +11,8 @@ export interface BoxListProps {
   selected: number | null;
   colors: ReadonlyMap<string, string>;
   editable: boolean;
+  /** A drag on the image can draw (an editor whose image has loaded); the empty list says so. Default: editable. */
+  drawable?: boolean;
   onSelect: (index: number) => void;
   onDelete: (index: number) => void;
 }
@@ -72,14 +74,14 @@ const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, o
 });
 
 /** The boxes beside the canvas: label, centre and size in image pixels; click selects. */
-export function BoxList({ boxes, max = null, selected, colors, editable, onSelect, onDelete }: BoxListProps): JSX.Element {
+export function BoxList({ boxes, max = null, selected, colors, editable, drawable = editable, onSelect, onDelete }: BoxListProps): JSX.Element {
   return (
     <section aria-label="Boxes">
       <h3 style={s.heading}>
         Boxes ({boxes.length}
         {max !== null && ` / ${max}`})
       </h3>
-      {boxes.length === 0 && <p style={{ margin: 0, color: '#59636e' }}>{editable ? 'Drag on the image to draw a box.' : 'No boxes.'}</p>}
+      {boxes.length === 0 && <p style={{ margin: 0, color: '#59636e' }}>{drawable ? 'Drag on the image to draw a box.' : 'No boxes.'}</p>}
       <ul data-testid="annotator-box-list" style={s.list}>
         {boxes.map((box, index) => (
           <BoxItem

@@ -78,9 +78,44 @@ describe('Annotator', () => {
     expect(items()[0].textContent).toContain('100,100 40×20');
   });
 
-  it('shows a message when the image cannot be loaded', async () => {
-    render(<Annotator imageUrl="/img/broken.jpg" labels={LABELS} boxes={[]} />);
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', expect.stringContaining('could not be loaded'));
+  it('shows a message when the image cannot be loaded, and no drawing hint', async () => {
+    const statuses: string[] = [];
+    render(<Annotator imageUrl="/img/broken.jpg" labels={LABELS} boxes={[]} onChange={() => undefined} onImageStatus={(st) => statuses.push(st)} />);
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', "The image didn’t load.");
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(screen.queryByText('Drag on the image to draw a box.')).toBeNull();
+    expect(statuses).toEqual(['loading', 'error']);
+  });
+
+  it('loads the image again on Retry, with a cache-busting URL, and gives the focus to the stage', async () => {
+    restore.shift()?.();
+    const loads: string[] = [];
+    restore.push(installFakeImage(undefined, (url) => (loads.push(url), url.includes('crowdbox_retry') ? 'load' : 'error')));
+    const onImageSize = jest.fn();
+    render(<Annotator imageUrl="https://images.example/a.jpg" labels={LABELS} boxes={[]} onChange={() => undefined} onImageSize={onImageSize} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Retry' }));
+    expect(document.activeElement).toBe(screen.getByTestId('annotator-stage'));
+    await waitFor(() => expect(onImageSize).toHaveBeenCalledWith({ width: 800, height: 600 }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    // The first load tried CORS, then without it; the retry busts the cache.
+    expect(loads).toEqual(['https://images.example/a.jpg', 'https://images.example/a.jpg', 'https://images.example/a.jpg?crowdbox_retry=1']);
+    expect(screen.getByText('Drag on the image to draw a box.')).toBeTruthy();
+  });
+
+  it('says the image did not load when its host does not answer within 20 s', async () => {
+    jest.useFakeTimers();
+    try {
+      render(<Annotator imageUrl="/img/hang.jpg" labels={LABELS} boxes={[]} />);
+      expect(screen.getByText('Loading image…')).toBeTruthy();
+      act(() => void jest.advanceTimersByTime(19_900));
+      expect(screen.queryByRole('alert')).toBeNull();
+      act(() => void jest.advanceTimersByTime(200));
+      expect(screen.getByRole('alert').textContent).toBe("The image didn’t load.");
+      expect(screen.queryByText('Loading image…')).toBeNull();
+      expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('selects from the list, nudges, relabels by key and deletes, emitting integer boxes', async () => {

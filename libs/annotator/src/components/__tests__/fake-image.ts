@@ -1,9 +1,15 @@
+/** What a fake image does with a URL: load, fail, or never answer. */
+export type FakeLoad = 'load' | 'error' | 'hang';
+
+const byName = (url: string): FakeLoad => (url.includes('broken') ? 'error' : url.includes('hang') ? 'hang' : 'load');
+
 /**
  * jsdom loads no images: this stands in for window.Image with a real <img> element (so Konva and
  * jest-canvas-mock accept it) that "loads" as an 800x600 image, or fails when the URL says 'broken',
- * and for createImageBitmap, which decodes it at that size.
+ * or never answers when it says 'hang' (or as `behave` decides), and for createImageBitmap, which
+ * decodes it at that size.
  */
-export function installFakeImage(size = { width: 800, height: 600 }): () => void {
+export function installFakeImage(size = { width: 800, height: 600 }, behave: (url: string) => FakeLoad = byName): () => void {
   const original = window.Image;
   function FakeImage(): HTMLImageElement {
     const img = document.createElement('img');
@@ -14,7 +20,9 @@ export function installFakeImage(size = { width: 800, height: 600 }): () => void
       get: () => src,
       set: (value: string) => {
         src = value;
-        setTimeout(() => (value.includes('broken') ? img.onerror?.(new Event('error')) : img.onload?.(new Event('load'))));
+        const outcome = behave(value);
+        if (outcome === 'hang') return;
+        setTimeout(() => (outcome === 'error' ? img.onerror?.(new Event('error')) : img.onload?.(new Event('load'))));
       },
     });
     return img;
