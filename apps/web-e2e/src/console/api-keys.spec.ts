@@ -1,9 +1,16 @@
 import type { Page } from 'playwright-core';
+import { expectEventually } from '../../support/expect-eventually';
 import { useHarness } from '../../support/harness';
 import { aWorker } from '../../support/scenario';
+import { createApiKey } from '../../support/server/api-server';
 import { ApiKeysPage } from './console.pages';
 
 const harness = useHarness();
+
+/** The focused element's data-testid, or its tag name when it has none. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? '');
+}
 
 /** Whether leaving the page now (reload, a typed address, closing the tab) would make the browser ask first. */
 function unloadAsks(page: Page): Promise<boolean> {
@@ -48,5 +55,32 @@ describe('API keys', () => {
     expect(await unloadAsks(page)).toBe(false);
     await page.getByRole('link', { name: 'Create a project' }).click();
     await page.waitForURL('**/console/projects/new');
+  });
+
+  it('keeps the keyboard on the page while creating keys, and drops the 20-key error once a key is revoked', async () => {
+    const h = harness();
+    const requester = await aWorker(h, 'Karl Keys');
+    for (let i = 0; i < 19; i++) await createApiKey(h.api, requester, 'test');
+    const page = await h.newPage({ as: requester });
+    const keys = new ApiKeysPage(page);
+    await keys.open();
+
+    // The 20th: the focus goes to its secret.
+    await page.getByTestId('create-test-key').focus();
+    await page.keyboard.press('Enter');
+    await expectEventually(async () => (await focused(page)) === 'new-key', 'the focus on the new key', () => focused(page));
+
+    // The 21st is refused; the focus stays on the button pressed.
+    await page.getByTestId('create-live-key').focus();
+    await page.keyboard.press('Enter');
+    const error = page.getByTestId('error-list');
+    await error.waitFor();
+    expect(await error.innerText()).toContain('revoke one it no longer uses first');
+    expect(await focused(page)).toBe('create-live-key');
+
+    await page.getByRole('button', { name: /^Revoke key cb_test_/ }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByTestId('key-revoked').waitFor();
+    expect(await error.count()).toBe(0);
   });
 });

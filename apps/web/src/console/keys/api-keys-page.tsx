@@ -32,6 +32,7 @@ export function ApiKeysPage() {
   }, [revoked]);
 
   const create = async (mode: 'live' | 'test') => {
+    if (busy) return;
     setBusy(true);
     setErrors([]);
     setRevoked('');
@@ -49,6 +50,8 @@ export function ApiKeysPage() {
   const revoke = async () => {
     if (!revoking) return;
     setBusy(true);
+    // An error shown before (the 20-key cap's above all) is about the keys as they were.
+    setErrors([]);
     try {
       await consoleApi.revokeApiKey(revoking.id);
       setRevoked(`Key ${revoking.prefix}… is revoked: programs using it now get 401.`);
@@ -72,11 +75,12 @@ export function ApiKeysPage() {
             change nothing.
           </p>
         </div>
+        {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
         <div className="cbc-actions">
-          <button type="button" className="button primary" disabled={busy} onClick={() => create('live')} data-testid="create-live-key">
+          <button type="button" className="button primary" aria-disabled={busy || undefined} onClick={() => create('live')} data-testid="create-live-key">
             Create live key
           </button>
-          <button type="button" className="button" disabled={busy} onClick={() => create('test')} data-testid="create-test-key">
+          <button type="button" className="button" aria-disabled={busy || undefined} onClick={() => create('test')} data-testid="create-test-key">
             Create test key
           </button>
         </div>
@@ -167,8 +171,11 @@ export function ApiKeysPage() {
 
 function NewKey({ created, onDismiss }: { created: CreatedApiKeyResponse; onDismiss: () => void }) {
   const titleId = useId();
+  const ref = useRef<HTMLElement>(null);
+  // A key appears when it was just made: the keyboard (and a screen reader) goes to its secret, the next thing to act on.
+  useEffect(() => ref.current?.focus(), []);
   return (
-    <section className="alert success cbc-new-key" aria-labelledby={titleId} data-testid="new-key" data-key-id={created.id}>
+    <section ref={ref} tabIndex={-1} className="alert success cbc-new-key" aria-labelledby={titleId} data-testid="new-key" data-key-id={created.id}>
       <h2 id={titleId}>
         Your new {created.mode} key <code>{created.prefix}…</code>
       </h2>
