@@ -1,7 +1,7 @@
 import { Annotator, type ImageStatus } from '@crowdbox/annotator';
 import type { Box, ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse } from '@crowdbox/contracts';
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { BoxCount, maxBoxesOf } from './box-count';
@@ -16,6 +16,8 @@ import type { Busy } from './use-task-lease';
 export interface TaskWorkspaceProps extends TaskBoxesInput {
   resumed: boolean;
   notice: ReactNode;
+  /** The task's heading (tabIndex -1): the page moves the focus there when a new task replaces the last. */
+  headingRef?: RefObject<HTMLHeadingElement | null>;
   busy: Busy;
   failure: ActionFailure | null;
   onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize) => void;
@@ -87,7 +89,9 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
         {props.notice}
         <Countdown expiresAt={checkout.expires_at} onExpired={expired} />
         <div className="task-heading">
-          <h1>Your task</h1>
+          <h1 ref={props.headingRef} tabIndex={-1}>
+            Your task
+          </h1>
           <span className="reward" title="Paid when you submit">
             {formatCents(checkout.reward)}
           </span>

@@ -306,3 +306,6 @@ export function useTaskLease(projectUuid: string, userId: string) {
     dismissNotice: () => setNotice(null),
   };
 }
+
+/** The lease life cycle as the page uses it. */
+export type TaskLease = ReturnType<typeof useTaskLease>;

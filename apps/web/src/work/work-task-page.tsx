@@ -1,4 +1,5 @@
 import './work.css';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { Link, useParams } from 'react-router';
 import { useSession } from '../auth/session-context';
 import { ErrorList } from '../shell/error-list';
@@ -6,7 +7,7 @@ import { Loading } from '../shell/loading';
 import type { LeaseEnd } from './lease-end';
 import { TaskWorkspace } from './task-workspace';
 import type { LeaseNotice } from './lease-notices';
-import { useTaskLease } from './use-task-lease';
+import { useTaskLease, type TaskLease } from './use-task-lease';
 
 /** What the page says when a lease ended before the worker could submit it. */
 const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
@@ -26,10 +27,12 @@ const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
 const UNSURE_TEXT =
   'The time allowed for this task ran out. Your last submit got no answer and the server could not be reached to ask whether it arrived; your boxes are kept on this device, and the next task here will say what became of them.';
 
+// Seen, not announced: ProjectTasks' live region, which outlives the task, says it (a region inserted
+// already filled is often not read).
 function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: () => void }) {
   if (!notice) return null;
   return (
-    <div className={`alert ${notice.tone} notice`} role="status" data-testid="lease-notice">
+    <div className={`alert ${notice.tone} notice`} data-testid="lease-notice">
       <span>{notice.text}</span>
       <button type="button" className="button ghost small" onClick={onDismiss} aria-label="Dismiss message">
         ✕
@@ -50,12 +53,43 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
   const lease = useTaskLease(projectUuid, userId);
   const { state } = lease;
 
+  // Each screen after the first (the next task after a submit or Skip, no task left, an error) takes the
+  // focus to its heading: the button pressed is gone, and the focus would fall to the page body. An ended
+  // lease's card focuses its "Next task" itself.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const screen = state.kind === 'task' ? state.checkout.checkout_id : state.kind;
+  const shownOne = useRef(false);
+  useEffect(() => {
+    if (screen === 'loading') return;
+    if (shownOne.current && screen !== 'ended') heading.current?.focus();
+    shownOne.current = true;
+  }, [screen]);
+
+  // One polite region for the page's notices, there from the start and emptied while the next task loads,
+  // so each notice (even the same words again) is a change that screen readers read.
+  const announcer = (
+    <div className="visually-hidden" role="status" data-testid="lease-announcer">
+      {state.kind === 'loading' ? '' : (lease.notice?.text ?? '')}
+    </div>
+  );
+  return (
+    <>
+      {announcer}
+      <ProjectTasksScreen lease={lease} heading={heading} />
+    </>
+  );
+}
+
+function ProjectTasksScreen({ lease, heading }: { lease: TaskLease; heading: RefObject<HTMLHeadingElement | null> }): ReactNode {
+  const { state } = lease;
+
   if (state.kind === 'loading') return <Loading label="Getting a task" />;
 
   if (state.kind === 'task') {
     return (
       <TaskWorkspace
         key={state.checkout.checkout_id}
+        headingRef={heading}
         checkout={state.checkout}
         initialBoxes={state.initialBoxes}
         initialImage={state.initialImage}
@@ -100,7 +134,9 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
       )}
       {state.kind === 'no-task' && (
         <div className="card task-ended" data-testid="no-task">
-          <h1>No more tasks here</h1>
+          <h1 ref={heading} tabIndex={-1}>
+            No more tasks here
+          </h1>
           <p>There is no task in this project for you right now. Other projects may have work.</p>
           <div className="actions">
             <Link className="button primary" to="/work">
@@ -114,7 +150,9 @@ function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: st
       )}
       {state.kind === 'error' && (
         <div className="card task-ended">
-          <h1>Could not get a task</h1>
+          <h1 ref={heading} tabIndex={-1}>
+            Could not get a task
+          </h1>
           <ErrorList errors={state.errors} />
           <div className="actions">
             <button type="button" className="button primary" onClick={() => void lease.next()}>
