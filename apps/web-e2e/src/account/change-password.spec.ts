@@ -1,4 +1,6 @@
+import type { Page } from 'playwright-core';
 import type { SignedIn } from '../../support/server/api-server';
+import { expectEventually } from '../../support/expect-eventually';
 import { useHarness, type Harness } from '../../support/harness';
 import { AccountPage } from '../../support/pages/account.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
@@ -6,6 +8,15 @@ import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
 
 const harness = useHarness();
 const NEW_PASSWORD = 'a brand new passphrase';
+
+/** The focused element: its id, else its tag and text (a button's label); BODY when nothing has the focus. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'BODY';
+    return el.id || `${el.tagName} ${el.innerText}`;
+  });
+}
 
 /** The same user logged in a second time, as from another device. */
 async function anotherSession(h: Harness, user: SignedIn, password = PASSWORD): Promise<SignedIn> {
@@ -74,5 +85,42 @@ describe('the account page', () => {
     await laptop.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('next') === '/console/keys');
     await page.getByRole('link', { name: 'Console' }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  });
+
+  it('keeps the keyboard in the form: on the button while the change is sent, then on the field that was refused', async () => {
+    const h = harness();
+    const worker = await aWorker(h, 'Kira Keyboard');
+    const page = await h.newPage({ as: worker });
+    await page.goto('/account');
+    const account = new AccountPage(page);
+    await account.form.getByLabel('Current password').fill('not my password');
+    await account.form.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await account.form.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+
+    // The change is held on its way until the test lets it through.
+    let release: () => Promise<void> = async () => undefined;
+    const held = new Promise<void>((resolve) => {
+      void page.route('**/api/session/password', (route) => {
+        release = () => route.continue();
+        resolve();
+      }, { times: 1 });
+    });
+    await account.form.getByRole('button', { name: 'Change password' }).focus();
+    await page.keyboard.press('Enter');
+    await held;
+    await account.form.getByRole('button', { name: 'Please wait…' }).waitFor();
+    expect(await focused(page)).toBe('BUTTON Please wait…');
+
+    await release();
+    await account.fieldError('Current password').waitFor();
+    await expectEventually(async () => (await focused(page)) === 'account-current_password', 'the focus on Current password', () => focused(page));
+    expect(await page.locator('#account-current_password').getAttribute('aria-describedby')).toBe('account-current_password-error');
+
+    // The browser's own check (the confirmation) moves the focus the same way.
+    await account.form.getByLabel('Current password').fill(PASSWORD);
+    await account.form.getByLabel('Confirm new password').fill('a brand new typo');
+    await account.form.getByLabel('Current password').press('Enter');
+    await account.fieldError('Confirm new password').waitFor();
+    expect(await focused(page)).toBe('account-confirm');
   });
 });

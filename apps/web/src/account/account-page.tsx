@@ -25,6 +25,7 @@ export function AccountPage() {
   };
 
   const logOutOthers = async () => {
+    if (busy) return;
     setBusy(true);
     setErrors([]);
     setDone(null);
@@ -59,7 +60,8 @@ export function AccountPage() {
           </p>
         )}
         <ErrorList errors={errors} />
-        <button type="button" className="button danger" disabled={busy} onClick={logOutOthers}>
+        {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
+        <button type="button" className="button danger" aria-disabled={busy || undefined} onClick={logOutOthers}>
           Sign out of other sessions
         </button>
       </section>

@@ -1,9 +1,10 @@
 import type { ErrorItem } from '@crowdbox/contracts';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { errorItems } from '../api/client';
 import { sessionApi } from '../api/session.api';
 import { ErrorList } from '../shell/error-list';
 import { FormFields, unclaimedErrors, type FormField } from '../shell/form-fields';
+import { useFocusFirstError } from '../shell/use-focus-first-error';
 import { signedOutText } from './signed-out-text';
 
 type FieldName = 'current_password' | 'new_password' | 'confirm';
@@ -29,12 +30,16 @@ export function ChangePasswordForm({ email, onError }: Props) {
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useFocusFirstError(formRef);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     setDone(null);
     // The only check made here: the server never sees the confirmation.
     if (values.new_password !== values.confirm) {
+      refused();
       setErrors([{ field: 'confirm', detail: 'does not match the new password' }]);
       return;
     }
@@ -45,6 +50,7 @@ export function ChangePasswordForm({ email, onError }: Props) {
       setValues(EMPTY);
       setDone(`Your password was changed. ${signedOutText(signed_out_sessions)}`);
     } catch (error) {
+      refused();
       setErrors(errorItems(error));
       onError(error);
     } finally {
@@ -54,7 +60,7 @@ export function ChangePasswordForm({ email, onError }: Props) {
 
   const rootErrors = unclaimedErrors(errors, FIELDS);
   return (
-    <form className="card account-card" onSubmit={onSubmit} noValidate aria-labelledby="change-password-title" data-testid="change-password-form">
+    <form ref={formRef} className="card account-card" onSubmit={onSubmit} noValidate aria-labelledby="change-password-title" data-testid="change-password-form">
       <h2 id="change-password-title">Change password</h2>
       <p className="muted">Every other device signed in to your account is signed out; this one stays signed in.</p>
       {done && (
@@ -65,7 +71,8 @@ export function ChangePasswordForm({ email, onError }: Props) {
       <ErrorList errors={rootErrors} />
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <FormFields idPrefix="account" fields={FIELDS} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
-      <button className="button primary" type="submit" disabled={busy}>
+      {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
+      <button className="button primary" type="submit" aria-disabled={busy || undefined}>
         {busy ? 'Please wait…' : 'Change password'}
       </button>
     </form>

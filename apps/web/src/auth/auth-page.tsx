@@ -1,9 +1,10 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { ErrorItem } from '@crowdbox/contracts';
 import { errorItems } from '../api/client';
 import { ErrorList } from '../shell/error-list';
 import { FormFields, unclaimedErrors, type FormField } from '../shell/form-fields';
+import { useFocusFirstError } from '../shell/use-focus-first-error';
 import { safeNext } from './require-session';
 import { useSession } from './session-context';
 
@@ -34,11 +35,14 @@ function AuthForm({ mode }: AuthFormProps) {
   const [values, setValues] = useState({ name: '', email: '', password: '' });
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useFocusFirstError(formRef);
 
   if (session.state.status === 'signed-in' && !busy) return <Navigate to={next} replace />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setErrors([]);
     try {
@@ -46,6 +50,7 @@ function AuthForm({ mode }: AuthFormProps) {
       else await session.signUp(values.email, values.password, values.name);
       navigate(next, { replace: true });
     } catch (error) {
+      refused();
       setErrors(errorItems(error));
       setBusy(false);
     }
@@ -66,12 +71,13 @@ function AuthForm({ mode }: AuthFormProps) {
 
   return (
     <div className="auth-page">
-      <form className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="auth-title" data-testid={`${mode}-form`}>
+      <form ref={formRef} className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="auth-title" data-testid={`${mode}-form`}>
         <h1 id="auth-title">{title}</h1>
         <p className="muted">One account works on tasks and runs projects.</p>
         <ErrorList errors={rootErrors} />
         <FormFields idPrefix="auth" fields={FIELDS[mode]} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
-        <button className="button primary wide" type="submit" disabled={busy}>
+        {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
+        <button className="button primary wide" type="submit" aria-disabled={busy || undefined}>
           {busy ? 'Please wait…' : title}
         </button>
         <p className="auth-switch">{otherLink}</p>

@@ -16,6 +16,7 @@ import { LabelsEditor } from './labels-editor';
 import { ProjectHeader } from './project-header';
 import { TemplatePreview } from './template-preview';
 import { TextField, type FieldOptions } from '../../shell/text-field';
+import { useFocusFirstError } from '../../shell/use-focus-first-error';
 import { VariablesEditor } from './variables-editor';
 
 /** /console/projects/new and /console/projects/:uuid/settings: one form for both. */
@@ -90,15 +91,8 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
   const conflictRef = useRef<HTMLDivElement>(null);
   const errorFor = (field: string) => errors.find((e) => e.field === field)?.detail;
   const formRef = useRef<HTMLFormElement>(null);
-  // Set by a refused save only: an error cleared by typing must not move the focus.
-  const focusFirstError = useRef(false);
-
   // After a refused save, the keyboard lands on the first field the API named.
-  useEffect(() => {
-    if (!focusFirstError.current) return;
-    focusFirstError.current = false;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [errors]);
+  const refused = useFocusFirstError(formRef);
 
   // The Save button was busy and the note's Reload button goes away once it is done: the keyboard goes to the note.
   useEffect(() => {
@@ -174,7 +168,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
       if (project && isChangedElsewhere(error)) {
         setConflictAt(project.updated_at);
       } else {
-        focusFirstError.current = true;
+        refused();
         setErrors(errorItems(error));
       }
     } finally {

@@ -1,0 +1,64 @@
+import type { Page } from 'playwright-core';
+import { expectEventually } from '../../support/expect-eventually';
+import { useHarness } from '../../support/harness';
+import { aWorker } from '../../support/scenario';
+
+const harness = useHarness();
+
+/** The focused element: its id, else its tag and text (a button's label); BODY when nothing has the focus. */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'BODY';
+    return el.id || `${el.tagName} ${el.innerText}`;
+  });
+}
+
+/** Holds the next call to `path` on its way; the returned promise resolves once it is held, with the function that lets it through. */
+function holdNext(page: Page, path: string): Promise<() => Promise<void>> {
+  return new Promise((resolve) => {
+    void page.route(`**${path}`, (route) => resolve(() => route.continue()), { times: 1 });
+  });
+}
+
+describe('log-in and sign-up from the keyboard', () => {
+  it('keeps the focus on the button while signing up, then moves it to the field the server refused', async () => {
+    const h = harness();
+    const page = await h.newPage();
+    await page.goto('/signup');
+    await page.getByLabel('Your name').fill('Kai Keys');
+    await page.getByLabel('Email').fill('kai@example.com');
+    await page.getByLabel('Password').fill('short');
+    const held = holdNext(page, '/api/session/signup');
+    await page.getByRole('button', { name: 'Create an account' }).focus();
+    await page.keyboard.press('Enter');
+    const release = await held;
+    await page.getByRole('button', { name: 'Please wait…' }).waitFor();
+    expect(await focused(page)).toBe('BUTTON Please wait…');
+
+    await release();
+    await expectEventually(async () => (await focused(page)) === 'auth-password', 'the focus on Password', () => focused(page));
+    // Its error is read with it.
+    expect(await page.locator('#auth-password').getAttribute('aria-describedby')).toBe('auth-password-error');
+    expect(await page.locator('#auth-password-error').innerText()).toBe('must be at least 8 characters');
+  });
+
+  it('keeps the focus on Log in when the answer belongs to no field', async () => {
+    const h = harness();
+    const worker = await aWorker(h, 'Lou Login');
+    const page = await h.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(worker.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByLabel('Password').press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'email or password is wrong' }).waitFor();
+    await page.getByRole('button', { name: 'Log in' }).focus();
+    const held = holdNext(page, '/api/session/login');
+    await page.keyboard.press('Enter');
+    const release = await held;
+    expect(await focused(page)).toBe('BUTTON Please wait…');
+    await release();
+    await page.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await focused(page)).toBe('BUTTON Log in');
+  });
+});
