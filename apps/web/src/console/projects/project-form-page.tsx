@@ -178,6 +178,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (busy) return;
     try {
       const change = project ? await labelChangeToConfirm(project, draft.labels) : null;
       if (change) return setLabelChange(change);
@@ -323,7 +324,8 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
         </section>
 
         <div className="cbc-form-actions">
-          <button type="submit" className="button primary" disabled={busy}>
+          {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
+          <button type="submit" className="button primary" aria-disabled={busy || undefined}>
             {busy ? 'Saving…' : project ? 'Save changes' : 'Create project'}
           </button>
           {saved && (
