@@ -61,5 +61,35 @@ describe('the lease countdown', () => {
     const [lease] = await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [first]);
     expect(lease.state).toBe('released');
   });
-});
 
+  it('tells screen readers the time in a timer that changes now and then, says "less than 5 minutes" once, and shows the last minutes in the tab title', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 1, allowedSeconds: 600 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    await page.clock.install();
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const timer = page.getByRole('timer');
+    const announcement = page.getByTestId('countdown-announcement');
+
+    // 600 s less the 2 s margin: whole minutes, no announcement, the title as it was.
+    expect(await timer.textContent()).toBe('Time left: 9 minutes');
+    expect(await task.countdown.locator('.countdown-clock').getAttribute('aria-hidden')).toBe('true');
+    expect(await announcement.textContent()).toBe('');
+    expect(await page.title()).toBe('Crowdbox');
+
+    await page.clock.fastForward(300_000);
+    await announcement.getByText('Less than 5 minutes left.').waitFor();
+    expect(await timer.textContent()).toMatch(/^Time left: 4 minutes (45|30) seconds$/);
+    expect(await page.title()).toMatch(/^4:(5\d|4\d) left · Crowdbox$/);
+
+    await page.clock.fastForward(250_000);
+    await announcement.getByText('Less than one minute left: submit now.').waitFor();
+    expect(await page.title()).toMatch(/^0:\d\d left · Crowdbox$/);
+
+    // Leaving the task gives the title back.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Work' }).click();
+    await page.getByRole('heading', { name: 'Find work' }).waitFor();
+    expect(await page.title()).toBe('Crowdbox');
+  });
+});
