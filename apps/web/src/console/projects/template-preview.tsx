@@ -20,6 +20,7 @@ interface Props {
  * template as saving stores it (sanitizeTemplate, the API's allowlist), renderTemplate (values
  * HTML-escaped), the allowlist again as at checkout, then the worker app's own TaskPrompt (DOMPurify).
  * DOMPurify alone let through tags the allowlist drops (`details`, `kbd`, …), which workers never see.
+ * Not a live region: it changes at every keystroke, and a screen reader would read it all out each time.
  */
 export function TemplatePreview({ template, values, displayName, description, labels, rewardCents, seconds }: Props) {
   const stored = useMemo(() => sanitizeTemplate(template), [template]);
@@ -39,7 +40,7 @@ export function TemplatePreview({ template, values, displayName, description, la
         {rewardCents !== null && Number.isFinite(rewardCents) ? `${formatCents(rewardCents)} per task` : 'reward not set'}
         {seconds !== null && Number.isFinite(seconds) && seconds > 0 ? ` · ${formatDuration(seconds)} to finish` : ''}
       </p>
-      <div className="cbc-preview__prompt" aria-live="polite" data-testid="template-preview">
+      <div className="cbc-preview__prompt" data-testid="template-preview">
         <TaskPrompt html={html} />
       </div>
       {changed && (
