@@ -10,6 +10,8 @@ interface Props {
   danger?: boolean;
   /** The confirmed request is running: the dialog stays open (Escape too) until it is done. */
   busy?: boolean;
+  /** False when there is nothing to confirm (the dialog then only says so): the confirm button is disabled. */
+  canConfirm?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
@@ -18,7 +20,7 @@ interface Props {
  * A modal built on <dialog>: the browser traps focus, Escape closes it, and the page behind is inert.
  * While busy it stays open, so a request that cannot be called back is never hidden half-done.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, canConfirm = true, onConfirm, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -54,7 +56,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
         <button ref={cancelRef} type="button" className="button" onClick={onClose} disabled={busy}>
           {cancelLabel}
         </button>
-        <button type="button" className={`button ${danger ? 'danger' : 'primary'}`} onClick={onConfirm} disabled={busy}>
+        <button type="button" className={`button ${danger ? 'danger' : 'primary'}`} onClick={onConfirm} disabled={busy || !canConfirm}>
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>

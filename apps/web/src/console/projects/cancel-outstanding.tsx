@@ -14,10 +14,13 @@ interface Props {
 
 /**
  * "Cancel outstanding tasks": the confirmation names how many tasks and how much unspent reward (read
- * fresh when it opens), then the result says what the server actually did.
+ * fresh when it opens; when that read fails the dialog does not open, since the figures shown would be
+ * old), then the result says what the server actually did.
  */
 export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
   const [open, setOpen] = useState(false);
+  // Reading the figures for the dialog: the opener says so, and stays focusable (aria-disabled).
+  const [reading, setReading] = useState(false);
   const [busy, setBusy] = useState(false);
   const [figures, setFigures] = useState({ outstanding: progress.tasks.outstanding, committed: progress.committed_cents });
   const [result, setResult] = useState<CancelResult | null>(null);
@@ -30,15 +33,19 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
   }, [result]);
 
   const openDialog = async () => {
+    if (reading) return;
     setErrors([]);
     setResult(null);
+    setReading(true);
     try {
       const fresh = await consoleApi.progress(projectUuid);
       setFigures({ outstanding: fresh.tasks.outstanding, committed: fresh.committed_cents });
-    } catch {
-      setFigures({ outstanding: progress.tasks.outstanding, committed: progress.committed_cents });
+      setOpen(true);
+    } catch (error) {
+      setErrors(errorItems(error));
+    } finally {
+      setReading(false);
     }
-    setOpen(true);
   };
 
   const confirm = async () => {
@@ -70,25 +77,39 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
         </p>
       )}
       <ErrorList errors={errors} title="Nothing was cancelled." />
-      <button type="button" className="button danger" onClick={openDialog} disabled={outstanding === 0} data-testid="cancel-outstanding">
-        Cancel outstanding tasks
+      <button
+        type="button"
+        className="button danger"
+        onClick={openDialog}
+        disabled={outstanding === 0}
+        aria-disabled={reading || undefined}
+        data-testid="cancel-outstanding"
+      >
+        {reading ? 'Counting the outstanding tasks…' : 'Cancel outstanding tasks'}
       </button>
       {outstanding === 0 && <p className="field-hint">No outstanding tasks.</p>}
       <ConfirmDialog
         open={open}
         danger
         busy={busy}
-        title={`Cancel ${plural(figures.outstanding, 'outstanding task')}?`}
-        confirmLabel={`Cancel ${plural(figures.outstanding, 'task')}`}
-        cancelLabel="Keep them"
+        canConfirm={figures.outstanding > 0}
+        title={figures.outstanding > 0 ? `Cancel ${plural(figures.outstanding, 'outstanding task')}?` : 'No outstanding tasks left'}
+        confirmLabel={figures.outstanding > 0 ? `Cancel ${plural(figures.outstanding, 'task')}` : 'Cancel tasks'}
+        cancelLabel={figures.outstanding > 0 ? 'Keep them' : 'Close'}
         onConfirm={confirm}
         onClose={() => setOpen(false)}
       >
-        <p data-testid="cancel-summary">
-          <strong>{plural(figures.outstanding, 'task')}</strong> will leave the workers&apos; queue, and{' '}
-          <strong>{formatCents(figures.committed)}</strong> of reward they would still have paid stays unspent.
-        </p>
-        <p className="muted">Workers holding one of these tasks lose it at once. This cannot be undone.</p>
+        {figures.outstanding > 0 ? (
+          <>
+            <p data-testid="cancel-summary">
+              <strong>{plural(figures.outstanding, 'task')}</strong> will leave the workers&apos; queue, and{' '}
+              <strong>{formatCents(figures.committed)}</strong> of reward they would still have paid stays unspent.
+            </p>
+            <p className="muted">Workers holding one of these tasks lose it at once. This cannot be undone.</p>
+          </>
+        ) : (
+          <p data-testid="cancel-summary">Every task was completed or cancelled since this page was loaded: there is nothing to cancel.</p>
+        )}
       </ConfirmDialog>
     </section>
   );

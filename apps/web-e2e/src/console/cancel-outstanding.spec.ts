@@ -1,0 +1,67 @@
+import type { Page } from 'playwright-core';
+import { useHarness } from '../../support/harness';
+import { aProjectWithTasks } from '../../support/scenario';
+import { ProjectOverviewPage } from './console.pages';
+
+const harness = useHarness();
+
+/**
+ * Holds the next read of a project's progress on its way (the dialog's fresh read; the page's own read
+ * happened before this is called). Resolves once it is held, with the function that answers it: through
+ * to the API, or with `status` and the API's error shape.
+ */
+function holdNextProgressRead(page: Page): Promise<(answer?: { status: number; detail: string }) => Promise<void>> {
+  return new Promise((resolve) => {
+    void page.route(
+      '**/api/console/projects/*/progress',
+      (route) =>
+        resolve((answer) =>
+          answer ? route.fulfill({ status: answer.status, json: { errors: [{ field: 'root', detail: answer.detail }] } }) : route.continue(),
+        ),
+      { times: 1 },
+    );
+  });
+}
+
+describe('cancelling outstanding tasks', () => {
+  it('says the opener is busy while the figures are read, and shows the error instead of old figures when the read fails', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 2 });
+    const page = await h.newPage({ as: requester });
+    const overview = new ProjectOverviewPage(page);
+    await overview.open(projectUuid);
+
+    const opener = page.getByTestId('cancel-outstanding');
+    const held = holdNextProgressRead(page);
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const answer = await held;
+    expect(await opener.innerText()).toBe('Counting the outstanding tasks…');
+    expect(await opener.getAttribute('aria-disabled')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('cancel-outstanding');
+
+    await answer({ status: 503, detail: 'the database is busy; retry in a few seconds' });
+    const error = page.getByTestId('error-list');
+    await error.waitFor();
+    expect(await error.innerText()).toContain('the database is busy; retry in a few seconds');
+    expect(await overview.cancelDialog.isVisible()).toBe(false);
+    expect(await opener.innerText()).toBe('Cancel outstanding tasks');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('cancel-outstanding');
+    h.takeConsoleErrors(); // Chromium logs the 503 it was given
+  });
+
+  it('offers nothing to confirm when the tasks were cancelled elsewhere since the page loaded', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 2 });
+    const page = await h.newPage({ as: requester });
+    const overview = new ProjectOverviewPage(page);
+    await overview.open(projectUuid);
+    const elsewhere = await h.api.request({ method: 'POST', url: `/api/console/projects/${projectUuid}/cancel_outstanding`, headers: requester.auth });
+    expect(elsewhere.status).toBe(200);
+
+    expect(await overview.openCancelDialog()).toBe('Every task was completed or cancelled since this page was loaded: there is nothing to cancel.');
+    const buttons = overview.cancelDialog.getByRole('button');
+    expect(await buttons.allInnerTexts()).toEqual(['Close', 'Cancel tasks']);
+    expect(await buttons.nth(1).isDisabled()).toBe(true);
+  });
+});
