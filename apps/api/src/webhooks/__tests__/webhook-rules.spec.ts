@@ -1,6 +1,7 @@
+import dns, { type LookupAddress } from 'node:dns';
 import { displayCallbackUrl, normalizeCallbackUrl } from '../callback-url';
 import { nextDelayMs, verdictOf } from '../retry-policy';
-import { isForbiddenAddress, receiverLookup } from '../ssrf-guard';
+import { forbiddenLiteralHost, isForbiddenAddress, receiverLookup } from '../ssrf-guard';
 import { retryAfterMs } from '../webhook-sender';
 
 describe('callback address normalization', () => {
@@ -29,7 +30,7 @@ describe('retry policy (API.md §2)', () => {
   it('delivers on 2xx, retries on no reply, 408, 425, 429 and 5xx, fails on other statuses', () => {
     for (const s of [200, 201, 204, 299]) expect(verdictOf(outcome(s))).toBe('delivered');
     for (const s of [undefined, 408, 425, 429, 500, 502, 503, 599]) expect(verdictOf(outcome(s))).toBe('retry');
-    for (const s of [301, 302, 400, 401, 403, 404, 410, 422]) expect(verdictOf(outcome(s))).toBe('failed');
+    for (const s of [300, 301, 302, 400, 401, 403, 404, 410, 422]) expect(verdictOf(outcome(s))).toBe('failed');
     // Not an HTTP status class at all: a receiver's bug, not a 5xx to retry for a day.
     for (const s of [600, 799, 999]) expect(verdictOf(outcome(s))).toBe('failed');
   });
@@ -53,6 +54,9 @@ describe('retry policy (API.md §2)', () => {
     expect(retryAfterMs('120')).toBe(120_000);
     expect(retryAfterMs(new Date(Date.UTC(2030, 0, 1, 0, 1)).toUTCString(), Date.UTC(2030, 0, 1))).toBe(60_000);
     expect(retryAfterMs('soon')).toBeUndefined();
+    // Digits followed by anything else are neither delay-seconds nor a date: ignored, not read as 120 s.
+    expect(retryAfterMs('120abc')).toBeUndefined();
+    expect(retryAfterMs('5 seconds')).toBeUndefined();
     expect(retryAfterMs(undefined)).toBeUndefined();
   });
 });
@@ -68,5 +72,29 @@ describe('SSRF guard', () => {
   it('fails the lookup of a name that resolves to loopback', async () => {
     const error = await new Promise<Error | null>((resolve) => receiverLookup(false, 3_000)('localhost', {}, (e) => resolve(e)));
     expect(error?.message).toMatch(/localhost resolves to .* private or reserved/);
+  });
+
+  it('fails the lookup of a name when any of its addresses is forbidden, not only the first', async () => {
+    // The client may connect to any address of the list (all: true), so one private address among public ones is enough.
+    const answer: LookupAddress[] = [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ];
+    const lookup = jest.spyOn(dns, 'lookup').mockImplementation(((_host: string, _options: unknown, callback: (e: null, a: LookupAddress[]) => void) =>
+      callback(null, answer)) as unknown as typeof dns.lookup);
+    try {
+      const error = await new Promise<Error | null>((resolve) => receiverLookup(false, 3_000)('mixed.example', {}, (e) => resolve(e)));
+      expect(error?.message).toMatch(/mixed\.example resolves to 10\.0\.0\.7, a private or reserved address/);
+    } finally {
+      lookup.mockRestore();
+    }
+  });
+
+  it('refuses a URL whose host is a forbidden IP literal, IPv6 in brackets included (no lookup ever sees it)', () => {
+    expect(forbiddenLiteralHost(new URL('http://[::1]:8080/hook'))).toBe('::1 is a private or reserved address');
+    expect(forbiddenLiteralHost(new URL('https://[fd00::1]/hook'))).toBe('fd00::1 is a private or reserved address');
+    expect(forbiddenLiteralHost(new URL('http://127.0.0.1/hook'))).toBe('127.0.0.1 is a private or reserved address');
+    expect(forbiddenLiteralHost(new URL('https://[2606:4700:4700::1111]/hook'))).toBeUndefined();
+    expect(forbiddenLiteralHost(new URL('https://hooks.example.com/hook'))).toBeUndefined();
   });
 });
