@@ -155,6 +155,15 @@ describe('worker API /api/work', () => {
       expect(await checkOut(w3, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
     });
 
+    it('hands out tasks in the order they were added, whatever their random ids', async () => {
+      const r = await aRequester(t);
+      const added: string[] = [];
+      for (let i = 0; i < 6; i++) added.push(await newTask(r, { required_submissions: 1 }));
+      const leased: string[] = [];
+      for (const w of await workers(6)) leased.push((await checkOut(w, r.projectUuid)).body.data.task_uuid);
+      expect(leased).toEqual(added);
+    });
+
     it('refuses a missing project, another worker’s own project and bad bodies, writing nothing', async () => {
       const r = await aRequester(t);
       await newTask(r);
@@ -201,6 +210,20 @@ describe('worker API /api/work', () => {
       expect(second.body.data.task_uuid).toBe(taskId);
       expect((await submit(w2, second.body.data.checkout_id)).status).toBe(201);
       expect((await task(r, taskId)).submission_count).toBe(1);
+    });
+
+    it('lets a worker whose lease ran out check out the project’s next task at once, with the expiry job not run', async () => {
+      const r = await aRequester(t, { allowed_completion_time_seconds: 30 });
+      await newTask(r, { required_submissions: 1 });
+      const next = await newTask(r, { required_submissions: 1 });
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      await runOut(lease.checkout_id);
+      const [{ state }] = await t.db.query('SELECT state FROM checkouts WHERE id = $1', [lease.checkout_id]);
+      expect(state).toBe('active'); // the job has not run: only its time says the lease is over
+      const again = await checkOut(w, r.projectUuid);
+      expect(again.status).toBe(201);
+      expect(again.body.data.task_uuid).toBe(next);
     });
 
     it('the checkout-expiry job marks a run-out lease expired, skips one that was submitted, and neither job stays in Redis', async () => {
