@@ -203,6 +203,16 @@ describe('sessions (/api/session)', () => {
     expect(me.body.errors[0].field).toBe('root');
   });
 
+  it('refuses a session past its expiry that the hourly pruning has not deleted yet', async () => {
+    const user = await signUp(t);
+    await t.db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [user.userId]);
+    for (const headers of [user.auth, { cookie: `cb_session=${user.token}` }]) {
+      const me = await t.request({ method: 'GET', url: '/api/session/me', headers });
+      expect(me.status).toBe(401);
+      expect(me.body).toEqual({ errors: [{ field: 'root', detail: 'the session has expired or was logged out; log in again' }] });
+    }
+  });
+
   it('stores only a hash of the token and a slow hash of the password', async () => {
     const user = await signUp(t, { password: 'plain text password' });
     const [row] = await t.db.query('SELECT s.token_hash, u.password_hash FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.id = $1', [user.userId]);
