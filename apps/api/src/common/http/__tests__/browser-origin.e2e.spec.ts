@@ -1,4 +1,4 @@
-import { aRequester, signUp, type Requester } from '../../../../test/factories';
+import { aRequester, addTask, signUp, type Requester } from '../../../../test/factories';
 import { startTestApp, type TestApp } from '../../../../test/test-app';
 
 describe('writes to the session cookie’s routes from other sites (CSRF)', () => {
@@ -72,5 +72,34 @@ describe('writes to the session cookie’s routes from other sites (CSRF)', () =
       headers: { cookie: `cb_session=${r.token}`, 'sec-fetch-site': 'same-origin' },
     });
     expect(own.status).toBe(200);
+  });
+
+  it('refuses a worker app write from another site, and leases nothing', async () => {
+    const requester = await aRequester(t);
+    expect((await addTask(t, requester.liveKey, { project_uuid: requester.projectUuid, substitutions: { object: 'car' } })).status).toBe(201);
+    const worker = await signUp(t);
+    const checkOut = (site: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/work/checkouts',
+        headers: { cookie: `cb_session=${worker.token}`, 'sec-fetch-site': site },
+        body: { project_uuid: requester.projectUuid },
+      });
+    const foreign = await checkOut('cross-site');
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.errors[0].detail).toContain('other sites');
+    const [{ leases }] = await t.db.query('SELECT count(*)::int AS leases FROM checkouts WHERE worker_id = $1', [worker.userId]);
+    expect(leases).toBe(0);
+    expect((await checkOut('same-origin')).status).toBe(201);
+  });
+
+  it('takes a bodiless write that declares Content-Length: 0 and no Content-Type, as a browser’s fetch sends it', async () => {
+    const user = await signUp(t);
+    const logout = await t.request({
+      method: 'POST',
+      url: '/api/session/logout',
+      headers: { cookie: `cb_session=${user.token}`, 'sec-fetch-site': 'same-origin', 'content-length': '0' },
+    });
+    expect(logout.status).toBe(200);
   });
 });
