@@ -165,10 +165,27 @@ describe('add_tasks and Idempotency-Key', () => {
     expect(later.body.data.task_uuid).not.toBe(first.body.data.task_uuid);
   });
 
+  it('still replays a key used 23 hours ago, within its 24 hours', async () => {
+    const task = { project_uuid: r.projectUuid, substitutions: { object: 'recent' } };
+    const first = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'this-morning' });
+    await t.db.query("UPDATE idempotency_keys SET created_at = now() - interval '23 hours' WHERE key = 'this-morning'");
+    const again = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'this-morning' });
+    expect(again.status).toBe(201);
+    expect(again.body.data.task_uuid).toBe(first.body.data.task_uuid);
+  });
+
   it('refuses an over-long key', async () => {
     const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'x' } }, { 'Idempotency-Key': 'k'.repeat(256) });
     expect(res.status).toBe(422);
     expect(res.body.errors[0].field).toBe('Idempotency-Key');
+  });
+
+  it('refuses an empty key, writing nothing', async () => {
+    const before = await taskCount();
+    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'x' } }, { 'Idempotency-Key': '' });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual([{ field: 'Idempotency-Key', detail: 'must be 1 to 255 characters' }]);
+    expect(await taskCount()).toBe(before);
   });
 });
 
