@@ -50,6 +50,10 @@ describe('stage geometry at zoom 2.7 with a pan', () => {
     const pastLeft = { ...old, x: image.x - 50, width: 200 };
     expect(boundResize(old, pastLeft, image, 10.8)).toEqual({ ...old, x: image.x, width: 150 });
     expect(boundResize(old, { ...old, width: 5 }, image, 10.8)).toBe(old);
+    // Either side below the minimum keeps the old box: a flat box as much as a narrow one.
+    expect(boundResize(old, { ...old, height: 5 }, image, 10.8)).toBe(old);
+    // Exactly the minimum is allowed.
+    expect(boundResize(old, { ...old, width: 10.8, height: 10.8 }, image, 10.8)).toEqual({ ...old, width: 10.8, height: 10.8 });
   });
 });
 
@@ -61,6 +65,7 @@ describe('pointer helpers', () => {
   it('tells a click from a drag', () => {
     expect(isClick({ x: 0, y: 0 }, { x: 2, y: -2 })).toBe(true);
     expect(isClick({ x: 0, y: 0 }, { x: 3, y: 0 })).toBe(false);
+    expect(isClick({ x: 0, y: 0 }, { x: 0, y: 3 })).toBe(false);
   });
 
   it('zooms in on wheel up and out on wheel down, by the same factor both ways', () => {
@@ -74,5 +79,7 @@ describe('pointer helpers', () => {
   it('puts the label tag above the box, or inside it at the top of the stage', () => {
     expect(tagPosition({ x: 5, y: 40, width: 10, height: 10 }, 18)).toEqual({ x: 5, y: 22 });
     expect(tagPosition({ x: 5, y: 4, width: 10, height: 10 }, 18)).toEqual({ x: 5, y: 4 });
+    // Exactly the tag's height above the box is room enough.
+    expect(tagPosition({ x: 5, y: 18, width: 10, height: 10 }, 18)).toEqual({ x: 5, y: 0 });
   });
 });
