@@ -81,6 +81,16 @@ describe('a limit on the number of boxes', () => {
     expect(run(over, actions.maxBoxesChanged(null), actions.undo()).boxes).toEqual(TWO);
   });
 
+  it('over the limit, undoes and redoes an edit that adds no box: only adding beyond it is refused', () => {
+    const over = run(editor({ maxBoxes: 1 }), actions.boxesReplaced(TWO));
+    const moved = run(over, actions.moveBox(0, 10, 0));
+    expect(moved.boxes[0]).toEqual(box('cat', 40, 30, 40, 40));
+    const undone = run(moved, actions.undo());
+    expect(undone.boxes).toEqual(TWO);
+    expect(undone.refusedAtLimit).toBe(0);
+    expect(run(undone, actions.redo()).boxes).toEqual(moved.boxes);
+  });
+
   it('takes the limit from the store init and as a whole number of boxes', () => {
     expect(createEditorStore({ maxBoxes: 3 }).getState().maxBoxes).toBe(3);
     expect(createEditorStore({}).getState().maxBoxes).toBeNull();
