@@ -207,6 +207,16 @@ describe('consensus', () => {
     expect(out).toEqual([{ ...car, support: 2, agreement: 1 }]);
   });
 
+  it('orders coinciding merged boxes by support, the larger first', () => {
+    const car = box('car', 100, 80, 40, 30);
+    // Worker a drew the car twice; b's box joins the earlier of a's clusters. k = 2 keeps both clusters.
+    const out = consensus([sub('a', car, { ...car }), sub('b', { ...car })]);
+    expect(out).toEqual([
+      { ...car, support: 2, agreement: 1 },
+      { ...car, support: 1, agreement: 1 },
+    ]);
+  });
+
   it('returns fields in the contract order', () => {
     const [out] = consensus([sub('a', box('car', 1, 1, 2, 2))]);
     expect(Object.keys(out)).toEqual(['label', 'center_x', 'center_y', 'width', 'height', 'support', 'agreement']);
