@@ -139,3 +139,76 @@ describe('the work list', () => {
     expect(await task.annotator.boxes()).toEqual(drawn);
   });
 });
+
+describe('stopping work', () => {
+  it('"Submit and stop" submits and goes back to the work list without taking another task', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 3, displayName: 'Last one for today' });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    const checkoutsPosted: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/work/checkouts' && checkoutsPosted.push(r.url()));
+
+    await page.getByRole('button', { name: 'Submit and stop' }).click();
+    await page.waitForURL((url) => url.pathname === '/work');
+    const notice = page.getByTestId('work-notice');
+    await notice.getByText('Submitted 1 box. You earned $0.25.').waitFor();
+    expect(await page.getByTestId('work-announcer').textContent()).toBe('Submitted 1 box. You earned $0.25.');
+    expect(await page.getByTestId('active-checkout').count()).toBe(0);
+    expect(await page.getByTestId('earnings').innerText()).toMatch(/\$0\.25[\s\S]*1 task/);
+    expect(checkoutsPosted).toEqual([]);
+    const active = await h.api.request({ method: 'GET', url: '/api/work/checkouts', headers: worker.auth });
+    expect(active.body.data).toEqual([]);
+    expect(await task.draftKeys()).toEqual([]);
+
+    // The notice was for that moment: a reload does not say it again.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Find work' }).waitFor();
+    await new WorkProjectsPage(page).project('Last one for today').waitFor();
+    expect(await notice.count()).toBe(0);
+  });
+
+  it('gives back a task in progress from the work list, asking first when boxes are drawn on it', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2, displayName: 'Give it back' });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const checkoutId = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+
+    await new WorkProjectsPage(page).goto();
+    const card = page.getByTestId('active-checkout');
+    expect(await card.innerText()).toContain('1 box drawn on this device.');
+    const giveBack = card.getByRole('button', { name: 'Give back', exact: true });
+    await giveBack.click();
+    const confirm = page.getByTestId('give-back-confirm');
+    expect(await confirm.innerText()).toContain('Give back this task and throw away your 1 box?');
+    // Escape keeps the task, and the focus returns to Give back.
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Give back');
+    expect((await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [checkoutId]))[0].state).toBe('active');
+
+    await giveBack.click();
+    await page.getByRole('button', { name: 'Give back and throw away 1 box' }).click();
+    await card.waitFor({ state: 'detached' });
+    const notice = page.getByTestId('work-notice');
+    expect(await notice.innerText()).toContain('Task given back. It went to other workers.');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('work-notice');
+    expect((await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [checkoutId]))[0].state).toBe('released');
+    expect(await task.draftKeys()).toEqual([]);
+    expect(await page.getByTestId('lost-drafts').count()).toBe(0);
+
+    // Without boxes drawn, Give back gives back at once.
+    await new WorkProjectsPage(page).start('Give it back');
+    await task.waitForTask();
+    const second = await task.checkoutId();
+    await new WorkProjectsPage(page).goto();
+    await page.getByTestId('active-checkout').getByRole('button', { name: 'Give back', exact: true }).click();
+    await page.getByTestId('active-checkout').waitFor({ state: 'detached' });
+    expect((await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [second]))[0].state).toBe('released');
+  });
+});

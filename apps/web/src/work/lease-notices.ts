@@ -21,6 +21,11 @@ export function earlierNotice({ lost, lostBoxes, submitted }: SettledDrafts): Le
   return submitted > 0 ? { tone: 'info', text: 'Your previous task here was submitted. This is a new task.' } : null;
 }
 
+/** What the task page hands the work list (router state) after "Submit and stop": the notice to show there. */
+export interface WorkListState {
+  notice: LeaseNotice;
+}
+
 export function submittedNotice(boxes: number, reward: number): LeaseNotice {
   return { tone: 'success', text: `Submitted ${boxes} ${boxes === 1 ? 'box' : 'boxes'}. You earned ${formatCents(reward)}.` };
 }
@@ -28,6 +33,7 @@ export function submittedNotice(boxes: number, reward: number): LeaseNotice {
 export const ALREADY_SUBMITTED_NOTICE: LeaseNotice = { tone: 'info', text: 'This task was already submitted.' };
 export const SUBMIT_ARRIVED_NOTICE: LeaseNotice = { tone: 'success', text: 'Your submit arrived: the task was submitted.' };
 export const SKIPPED_NOTICE: LeaseNotice = { tone: 'info', text: 'Skipped. The task went back to other workers.' };
+export const GIVEN_BACK_NOTICE: LeaseNotice = { tone: 'info', text: 'Task given back. It went to other workers.' };
 export const SKIPPED_CANCELLED_NOTICE: LeaseNotice = { tone: 'info', text: 'The requester cancelled this task before you skipped it.' };
 
 /** A failed action, with a title that says what the worker can tell of it. */

@@ -20,7 +20,8 @@ export interface TaskWorkspaceProps extends TaskBoxesInput {
   headingRef?: RefObject<HTMLHeadingElement | null>;
   busy: Busy;
   failure: ActionFailure | null;
-  onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize) => void;
+  /** `stop`: "Submit and stop", no next task. */
+  onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize, stop: boolean) => void;
   onSkip: (checkout: CheckoutResponse) => void;
   onExpired: (checkout: CheckoutResponse, boxesDrawn: number) => void;
 }
@@ -128,10 +129,21 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               className="button primary"
               disabled={!canSubmit}
               aria-describedby={tooMany ? countId : imageFailed ? imageErrorId : undefined}
-              onClick={() => image && props.onSubmit(checkout, sendable, image)}
+              onClick={() => image && props.onSubmit(checkout, sendable, image, false)}
               data-testid="submit-task"
             >
               {busy === 'submit' ? 'Submitting…' : busy === 'check' ? 'Checking…' : `Submit ${sendable.length} ${sendable.length === 1 ? 'box' : 'boxes'}`}
+            </button>
+            {/* Done for now: no next lease holding a slot, unseen, for its whole time. */}
+            <button
+              type="button"
+              className="button"
+              disabled={!canSubmit}
+              aria-describedby={tooMany ? countId : imageFailed ? imageErrorId : undefined}
+              onClick={() => image && props.onSubmit(checkout, sendable, image, true)}
+              data-testid="submit-and-stop"
+            >
+              Submit and stop
             </button>
             <button
               ref={skipButton}

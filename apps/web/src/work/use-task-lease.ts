@@ -75,7 +75,7 @@ function checkOutOnce(projectUuid: string, userId: string): Promise<LeaseHandout
  * leases that the server says ended unsubmitted are reported, never dropped silently. Drafts are the
  * signed-in user's (`userId`) only.
  */
-export function useTaskLease(projectUuid: string, userId: string) {
+export function useTaskLease(projectUuid: string, userId: string, onStopped?: (notice: LeaseNotice) => void) {
   const [state, setState] = useState<LeaseState>({ kind: 'loading' });
   const [notice, setNotice] = useState<LeaseNotice | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
@@ -88,6 +88,12 @@ export function useTaskLease(projectUuid: string, userId: string) {
   const outFor = useRef<string | null>(null);
   const lateFor = useRef<string | null>(null);
   const unsureFor = useRef<string | null>(null);
+  // "Submit and stop": once the task is done, the worker leaves instead of taking the next task.
+  const stopAfter = useRef(false);
+  const stopped = useRef(onStopped);
+  useEffect(() => {
+    stopped.current = onStopped;
+  });
 
   const next = useCallback(
     async (afterNotice: LeaseNotice | null) => {
@@ -148,11 +154,17 @@ export function useTaskLease(projectUuid: string, userId: string) {
     [end],
   );
 
-  // The task is finished here (submitted, now or before, or skipped): its draft goes, the next task comes.
+  // The task is finished here (submitted, now or before, or skipped): its draft goes, the next task comes,
+  // or, after "Submit and stop", none: the page hands the notice on and the worker leaves.
   const done = useCallback(
     async (checkout: CheckoutResponse, notice: LeaseNotice) => {
       clearDraft(userId, checkout.checkout_id);
       setBusy(null);
+      if (stopAfter.current && stopped.current && alive.current) {
+        stopAfter.current = false;
+        stopped.current(notice);
+        return;
+      }
       await next(notice);
     },
     [next, userId],
@@ -240,8 +252,10 @@ export function useTaskLease(projectUuid: string, userId: string) {
     setFailure({ title: 'The task was not submitted', errors: errorItems(error) });
   }, []);
 
+  /** Submits the boxes; then the next task, or with `stop` no new lease (onStopped). */
   const submit = useCallback(
-    async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }) => {
+    async (checkout: CheckoutResponse, boxes: Box[], image: { width: number; height: number }, stop = false) => {
+      stopAfter.current = stop;
       const answered = sendFor(checkout, 'submit');
       let reward: number;
       try {
@@ -270,6 +284,7 @@ export function useTaskLease(projectUuid: string, userId: string) {
 
   const skip = useCallback(
     async (checkout: CheckoutResponse) => {
+      stopAfter.current = false;
       const answered = sendFor(checkout, 'skip');
       let leaseState: string;
       try {

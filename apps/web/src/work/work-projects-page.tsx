@@ -1,7 +1,7 @@
 import './work.css';
 import type { CheckoutResponse, EarningsResponse, WorkProjectResponse } from '@crowdbox/contracts';
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { errorItems } from '../api/client';
 import { useSession } from '../auth/session-context';
 import { workApi } from '../api/work.api';
@@ -9,7 +9,9 @@ import { ErrorList } from '../shell/error-list';
 import { formatCents, formatDuration } from '../shell/format';
 import { Loading } from '../shell/loading';
 import { staleDrafts } from './draft-store';
+import { InProgressCard } from './in-progress-card';
 import { endedBecause, type LeaseEnd } from './lease-end';
+import { GIVEN_BACK_NOTICE, type LeaseNotice, type WorkListState } from './lease-notices';
 import { settleDrafts } from './settle-drafts';
 import { useAsync } from './use-async';
 
@@ -44,10 +46,47 @@ export function WorkProjectsPage() {
   }, [activeIds, userId]);
   const why = lost && endedBecause(lost.ends);
 
-  if (state.status === 'loading') return <Loading label="Finding work" />;
+  // What became of the last task: "Submit and stop" hands its notice over in the router state (taken once,
+  // so a reload does not say it again); Give back sets its own, and the focus goes to it.
+  const location = useLocation();
+  const navigate = useNavigate();
+  // `focus`: shown in place of the card the worker acted on, so the focus goes to it (and it is read so);
+  // otherwise it arrives with the page and the live region below says it.
+  const [shown, setShown] = useState<{ notice: LeaseNotice; focus: boolean } | null>(() => {
+    const handed = (location.state as WorkListState | null)?.notice;
+    return handed ? { notice: handed, focus: false } : null;
+  });
+  const notice = shown?.notice ?? null;
+  useEffect(() => {
+    if ((location.state as WorkListState | null)?.notice) void navigate('.', { replace: true, state: null });
+  }, [location.state, navigate]);
+  const noticeRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (shown?.focus) noticeRef.current?.focus();
+  }, [shown]);
+  const onGone = (gaveBack: boolean) => {
+    if (gaveBack) setShown({ notice: GIVEN_BACK_NOTICE, focus: true });
+    reload();
+  };
+
+  // One polite region, there while the list loads too, so the notice is a change screen readers read.
+  const announcer = (
+    <div className="visually-hidden" role="status" data-testid="work-announcer">
+      {state.status === 'ok' && shown && !shown.focus ? shown.notice.text : ''}
+    </div>
+  );
+  if (state.status === 'loading') {
+    return (
+      <>
+        {announcer}
+        <Loading label="Finding work" />
+      </>
+    );
+  }
   if (state.status === 'error') {
     return (
       <div className="page">
+        {announcer}
         <ErrorList errors={errorItems(state.error)} title="Could not load the work list" />
         <button className="button" type="button" onClick={reload}>
           Try again
@@ -60,6 +99,7 @@ export function WorkProjectsPage() {
 
   return (
     <div className="page work-overview">
+      {announcer}
       <div className="page-header">
         <div>
           <h1>Find work</h1>
@@ -72,6 +112,15 @@ export function WorkProjectsPage() {
           </span>
         </section>
       </div>
+
+      {notice && (
+        <div ref={noticeRef} tabIndex={-1} className={`alert ${notice.tone} notice`} data-testid="work-notice">
+          <span>{notice.text}</span>
+          <button type="button" className="button ghost small" onClick={() => setShown(null)} aria-label="Dismiss message">
+            ✕
+          </button>
+        </div>
+      )}
 
       {lost !== null && (
         <div className="alert warning notice" role="status" data-testid="lost-drafts">
@@ -90,16 +139,7 @@ export function WorkProjectsPage() {
           <h2 id="in-progress-title">In progress</h2>
           <ul className="project-grid">
             {active.map((c) => (
-              <li key={c.checkout_id} className="card project-card in-progress" data-testid="active-checkout">
-                <h3>Task in progress</h3>
-                <p className="muted">Reserved for you until {new Date(c.expires_at).toLocaleTimeString()}.</p>
-                <div className="project-card-footer">
-                  <span className="reward">{formatCents(c.reward)}</span>
-                  <Link className="button primary" to={`/work/${c.project_uuid}`}>
-                    Resume
-                  </Link>
-                </div>
-              </li>
+              <InProgressCard key={c.checkout_id} checkout={c} userId={userId ?? ''} onGone={onGone} />
             ))}
           </ul>
         </section>

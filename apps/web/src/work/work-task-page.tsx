@@ -1,12 +1,12 @@
 import './work.css';
 import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../auth/session-context';
 import { ErrorList } from '../shell/error-list';
 import { Loading } from '../shell/loading';
 import type { LeaseEnd } from './lease-end';
 import { TaskWorkspace } from './task-workspace';
-import type { LeaseNotice } from './lease-notices';
+import type { LeaseNotice, WorkListState } from './lease-notices';
 import { useTaskLease, type TaskLease } from './use-task-lease';
 
 /** What the page says when a lease ended before the worker could submit it. */
@@ -50,7 +50,9 @@ export function WorkTaskPage() {
 }
 
 function ProjectTasks({ projectUuid, userId }: { projectUuid: string; userId: string }) {
-  const lease = useTaskLease(projectUuid, userId);
+  const navigate = useNavigate();
+  // "Submit and stop": back to the work list, which says what became of the task (work-projects-page.tsx).
+  const lease = useTaskLease(projectUuid, userId, (notice) => void navigate('/work', { state: { notice } satisfies WorkListState }));
   const { state } = lease;
 
   // Each screen after the first (the next task after a submit or Skip, no task left, an error) takes the
