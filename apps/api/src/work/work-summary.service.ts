@@ -7,6 +7,13 @@ import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 
+/**
+ * A project of GET /api/work/projects. `reward` stays the highest reward of the tasks the worker could
+ * take (as before, for callers that read it); `min_reward` is the lowest, since tasks go out oldest first,
+ * not best paid first, so the next one may pay anything between the two.
+ */
+export type WorkProjectItem = WorkProjectResponse & { min_reward: number };
+
 /** How long a worker's list of projects is answered from memory (at most CACHE_TTL_MS). */
 const PROJECTS_CACHE_MS = 2_000;
 const MAX_CACHED_LISTS = 10_000;
@@ -21,7 +28,7 @@ export class WorkSummaryService {
    * The worker's own checkout, submit and release forget it (WorkController), so it never hides what
    * they just did; others' changes show within PROJECTS_CACHE_MS.
    */
-  private readonly projectLists: TtlCache<string, WorkProjectResponse[]>;
+  private readonly projectLists: TtlCache<string, WorkProjectItem[]>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -32,9 +39,10 @@ export class WorkSummaryService {
 
   /**
    * GET /api/work/projects: other accounts' projects with at least one task this worker could check
-   * out now (open, a free slot, never leased by them). `reward` is the highest reward among those tasks.
+   * out now (open, a free slot, never leased by them). `reward` and `min_reward` are the highest and the
+   * lowest reward among those tasks.
    */
-  async projects(worker: SessionPrincipal): Promise<WorkProjectResponse[]> {
+  async projects(worker: SessionPrincipal): Promise<WorkProjectItem[]> {
     return (await this.projectLists.get(worker.userId, () => this.loadProjects(worker))) ?? [];
   }
 
@@ -43,16 +51,17 @@ export class WorkSummaryService {
     this.projectLists.delete(worker.userId);
   }
 
-  private async loadProjects(worker: SessionPrincipal): Promise<WorkProjectResponse[]> {
+  private async loadProjects(worker: SessionPrincipal): Promise<WorkProjectItem[]> {
     const rows: Array<{
       id: string;
       display_name: string;
       display_short_description: string;
       reward: number;
+      min_reward: number;
       allowed_completion_time_seconds: number;
       available: string;
     }> = await this.db.query(
-      `SELECT p.id, p.display_name, p.display_short_description, max(t.reward) AS reward,
+      `SELECT p.id, p.display_name, p.display_short_description, max(t.reward) AS reward, min(t.reward) AS min_reward,
               -- The tasks' own time (add_task may set it), not the project's default: the shortest a worker may get.
               min(t.allowed_completion_time_seconds) AS allowed_completion_time_seconds, count(*) AS available
          FROM tasks t JOIN projects p ON p.id = t.project_id
@@ -70,6 +79,7 @@ export class WorkSummaryService {
       display_name: r.display_name,
       display_short_description: r.display_short_description,
       reward: Number(r.reward),
+      min_reward: Number(r.min_reward),
       allowed_completion_time_seconds: r.allowed_completion_time_seconds,
       available_task_count: Number(r.available),
     }));

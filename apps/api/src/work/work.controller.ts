@@ -1,4 +1,4 @@
-import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse, WorkProjectResponse } from '@crowdbox/contracts';
+import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse } from '@crowdbox/contracts';
 import { Body, Controller, Get, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -7,7 +7,7 @@ import { CurrentSession, type SessionPrincipal } from '../common/http/principal'
 import { CheckoutsService } from './checkouts.service';
 import { CheckoutDto, SubmitDto } from './dto/work.dto';
 import { SubmitService } from './submit.service';
-import { WorkSummaryService } from './work-summary.service';
+import { WorkSummaryService, type WorkProjectItem } from './work-summary.service';
 
 /** The worker API (API.md §3): find work, lease a task, submit boxes, give a task back. */
 @ApiTags('work')
@@ -22,7 +22,7 @@ export class WorkController {
   ) {}
 
   @Get('projects')
-  async projects(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<WorkProjectResponse[]>> {
+  async projects(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<WorkProjectItem[]>> {
     return { data: await this.summary.projects(worker) };
   }
 

@@ -3,6 +3,7 @@ import { useHarness } from '../../support/harness';
 import { LoginPage } from '../../support/pages/login.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { TaskPage } from '../../support/pages/task.page';
+import { addTask } from '../../support/server/api-server';
 import { aProjectWithTasks, aWorker, expireLease, PASSWORD } from '../../support/scenario';
 
 const harness = useHarness();
@@ -44,6 +45,19 @@ describe('the work list', () => {
     await list.start('Find the cars');
     await page.waitForURL(`**/work/${cars.projectUuid}`);
     await page.getByTestId('task-workspace').waitFor();
+  });
+
+  it('gives the range of the rewards of a project whose tasks pay differently, since the oldest goes out first', async () => {
+    const h = harness();
+    const mixed = await aProjectWithTasks(h, { tasks: 1, displayName: 'Mixed pay', reward: 5 });
+    const added = await addTask(h.api, mixed.liveKey, { project_uuid: mixed.projectUuid, external_image_url: h.images.url(960, 640, 'rich'), reward: 100 });
+    expect(added.status).toBe(201);
+    await aProjectWithTasks(h, { tasks: 2, displayName: 'Flat pay', reward: 30 });
+    const page = await h.newPage({ as: await aWorker(h) });
+    const list = await new WorkProjectsPage(page).goto();
+    await list.projects.first().waitFor();
+    expect(await list.project('Mixed pay').getByTestId('project-reward').innerText()).toBe('$0.05–$1.00');
+    expect(await list.project('Flat pay').getByTestId('project-reward').innerText()).toBe('$0.30');
   });
 
   it('signs up, is keyboard reachable at phone width, and logs out', async () => {

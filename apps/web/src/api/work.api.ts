@@ -2,9 +2,15 @@ import { WORK_ERROR, type CheckoutResponse, type EarningsResponse, type SubmitBo
 import { api, apiRequest } from './client';
 import { noteServerTime } from './server-clock';
 
+/**
+ * A project with work: `reward` is the highest reward of its tasks this worker could take, `min_reward`
+ * the lowest (absent from an API that predates it).
+ */
+export type WorkProject = WorkProjectResponse & { min_reward?: number };
+
 /** The worker API (API.md §3). */
 export const workApi = {
-  projects: (signal?: AbortSignal) => api.get<WorkProjectResponse[]>('/api/work/projects', signal),
+  projects: (signal?: AbortSignal) => api.get<WorkProject[]>('/api/work/projects', signal),
   earnings: (signal?: AbortSignal) => api.get<EarningsResponse>('/api/work/earnings', signal),
   activeCheckouts: (signal?: AbortSignal) => api.get<CheckoutResponse[]>('/api/work/checkouts', signal),
   /** 201 a new lease, 200 the lease already held in that project; 404 `no task available`. */

@@ -1,10 +1,10 @@
 import './work.css';
-import type { CheckoutResponse, EarningsResponse, WorkProjectResponse } from '@crowdbox/contracts';
+import type { CheckoutResponse, EarningsResponse } from '@crowdbox/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { errorItems } from '../api/client';
 import { useSession } from '../auth/session-context';
-import { workApi } from '../api/work.api';
+import { workApi, type WorkProject } from '../api/work.api';
 import { ErrorList } from '../shell/error-list';
 import { formatCents, formatDuration } from '../shell/format';
 import { Loading } from '../shell/loading';
@@ -16,9 +16,14 @@ import { settleDrafts } from './settle-drafts';
 import { useAsync } from './use-async';
 
 interface Overview {
-  projects: WorkProjectResponse[];
+  projects: WorkProject[];
   active: CheckoutResponse[];
   earnings: EarningsResponse;
+}
+
+/** Tasks go out oldest first, not best paid first: the card gives the range the next one may pay. */
+function rewardRange({ reward, min_reward }: WorkProject): string {
+  return min_reward === undefined || min_reward === reward ? formatCents(reward) : `${formatCents(min_reward)}–${formatCents(reward)}`;
 }
 
 async function loadOverview(signal: AbortSignal): Promise<Overview> {
@@ -163,7 +168,7 @@ export function WorkProjectsPage() {
                 <dl className="project-facts">
                   <div>
                     <dt>Reward</dt>
-                    <dd>{formatCents(p.reward)}</dd>
+                    <dd data-testid="project-reward">{rewardRange(p)}</dd>
                   </div>
                   <div>
                     <dt>Time allowed</dt>

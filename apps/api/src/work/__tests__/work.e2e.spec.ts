@@ -732,12 +732,17 @@ describe('worker API /api/work', () => {
         uuid: r.projectUuid,
         display_name: 'Count the bikes',
         display_short_description: 'Draw a box around every car.',
+        // The range of the tasks' rewards: tasks go out oldest first, so the next may pay the least.
         reward: 15,
+        min_reward: 12,
         allowed_completion_time_seconds: 600,
         available_task_count: 2,
       });
       await checkOut(w1, r.projectUuid);
       expect((await mine(w1))?.available_task_count).toBe(1);
+      // w1 holds the oldest task (12, its one slot): the task left to anyone pays 15.
+      expect(await mine(w1)).toMatchObject({ reward: 15, min_reward: 15 });
+      expect(await mine(w2)).toMatchObject({ reward: 15, min_reward: 15 });
       expect((await mine(w2))?.available_task_count).toBe(1);
       expect(await mine(r)).toBeUndefined();
     });
