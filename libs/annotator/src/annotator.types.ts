@@ -39,6 +39,6 @@ export interface AnnotatorProps {
   /** The image's load status, at every change ('loading' again after Retry). */
   onImageStatus?: (status: ImageStatus) => void;
   className?: string;
-  /** Height of the stage; by default it fills the parent, at least 400 px. */
+  /** Height of the stage; by default it fills the parent, at least 400 px (or 70% of a shorter screen). */
   height?: number | string;
 }

@@ -516,4 +516,35 @@ describe('the annotator page on a phone', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await h.screenshot(page, 'work-annotator-phone');
   });
+
+  it('held sideways (844×390): the stage leaves room around it, and a new box scrolls only the box list, never the page', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { image: { width: 960, height: 640 } });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker, viewport: { width: 844, height: 390 } });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    // More boxes than the list shows, so the new one is out of the list's sight.
+    const boxes = Array.from({ length: 24 }, (_, i) => ({ label: 'car', center_x: 20 + i * 30, center_y: 600, width: 20, height: 20 }));
+    await task.writeDraft(worker.userId, boxes, { width: 960, height: 640 });
+    await page.reload();
+    await task.waitForTask();
+    await task.annotator.expectBoxes(24);
+
+    const stage = await task.annotator.stage.boundingBox();
+    if (!stage) throw new Error('no stage');
+    expect(stage.height).toBeLessThanOrEqual(Math.ceil(390 * 0.7));
+    await task.annotator.stage.scrollIntoViewIfNeeded();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    await task.annotator.drawBox(0.3, 0.2, 0.5, 0.5);
+
+    const list = page.getByTestId('annotator-box-list');
+    const newest = task.annotator.boxItems.nth(24);
+    expect(await newest.getAttribute('data-selected')).toBe('true');
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+    expect(await list.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+    const [item, box] = [await newest.boundingBox(), await list.boundingBox()];
+    if (!item || !box) throw new Error('no list item');
+    expect(item.y).toBeGreaterThanOrEqual(box.y - 1);
+    expect(item.y + item.height).toBeLessThanOrEqual(box.y + box.height + 1);
+  });
 });

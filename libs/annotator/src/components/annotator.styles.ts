@@ -22,7 +22,8 @@ export const stageWrapper = (height: number | string | undefined, cursor: string
   position: 'relative',
   flex: height === undefined ? '1 1 auto' : undefined,
   height,
-  minHeight: 400,
+  // At most 70% of a short screen (a phone held sideways is 390 px high), so what is around it stays in reach.
+  minHeight: 'min(400px, 70svh)',
   background: '#2b2f36',
   borderRadius: 4,
   overflow: 'hidden',

@@ -20,6 +20,20 @@ export interface BoxListProps {
 /** Edited boxes are integers; read-only ones (a consensus) may not be, and get one decimal. */
 const num = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
+/**
+ * Scrolls the list (the item's parent) just enough to show the item, and nothing else: scrollIntoView
+ * would also scroll the page where the list sits below the image (a phone), moving the image under the
+ * pointer that just drew the box.
+ */
+export function revealInList(item: HTMLElement | null): void {
+  const list = item?.parentElement;
+  if (!item || !list) return;
+  const i = item.getBoundingClientRect();
+  const l = list.getBoundingClientRect();
+  if (i.top < l.top) list.scrollTop -= l.top - i.top;
+  else if (i.bottom > l.bottom) list.scrollTop += i.bottom - l.bottom;
+}
+
 interface BoxItemProps {
   box: Box;
   index: number;
@@ -33,7 +47,7 @@ interface BoxItemProps {
 const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, onSelect, onDelete }: BoxItemProps): JSX.Element {
   const ref = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    if (selected) ref.current?.scrollIntoView?.({ block: 'nearest' });
+    if (selected) revealInList(ref.current);
   }, [selected]);
   return (
     <li
