@@ -6,9 +6,9 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
 import { RELEASE_PAGE, releaseParkedPage, releasesOwed } from './parked-events';
-import { WebhookJobs } from './webhook-jobs';
+import { addInChunks, WebhookJobs } from './webhook-jobs';
 
-/** Rows per query, whose jobs are then added together (one pipelined write on the shared client). */
+/** Rows per query, whose jobs are then added ADD_CHUNK at a time (webhook-jobs.ts), each chunk one pipelined write. */
 const PAGE = 1000;
 /**
  * Pages per pass: up to 10,000 delivery jobs every WEBHOOK_RELAY_INTERVAL_MS (2,000/s at 5 s), about what
@@ -86,8 +86,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   /**
-   * Walks the overdue rows by (next_attempt_at, id), a page at a time, adding each page's jobs at once:
-   * a backlog larger than a page (a long Redis outage) is not left to one page per pass. The keyset
+   * Walks the overdue rows by (next_attempt_at, id), a page at a time, adding each page's jobs
+   * ADD_CHUNK at a time: a backlog larger than a page (a long Redis outage) is not left to one page per pass. The keyset
    * carries the time as PostgreSQL's text, which keeps the microseconds a JS Date would drop.
    */
   private async enqueueOverdue(sql: string, add: (id: string) => Promise<void>): Promise<number> {
@@ -95,7 +95,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     let total = 0;
     for (let page = 0; page < MAX_PAGES; page++) {
       const rows: Array<{ id: string; at: string }> = await this.db.query(sql, [this.config.WEBHOOK_RELAY_GRACE_MS, after?.at ?? null, after?.id ?? null]);
-      await Promise.all(rows.map((row) => add(row.id)));
+      await addInChunks(rows.map((row) => row.id), add);
       total += rows.length;
       if (rows.length < PAGE) break;
       after = rows[rows.length - 1];
@@ -111,7 +111,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       for (;;) {
         if (total + RELEASE_PAGE > room) return total;
         const ids = await releaseParkedPage(this.db, endpointId);
-        await Promise.all(ids.map((id) => this.jobs.addDelivery(id)));
+        await addInChunks(ids, (id) => this.jobs.addDelivery(id));
         total += ids.length;
         if (ids.length < RELEASE_PAGE) break;
       }

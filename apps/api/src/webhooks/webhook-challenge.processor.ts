@@ -90,7 +90,7 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
       // The first page goes to the delivery queue now; the relay releases the rest a page at a time,
       // within its pass's jobs, so days of waiting events neither make one long transaction nor land in
       // Redis at once.
-      for (const id of await releaseParkedPage(this.db, endpoint.id)) this.jobs.enqueueDelivery(id);
+      this.jobs.enqueueDeliveries(await releaseParkedPage(this.db, endpoint.id));
       return 'confirmed';
     }
 
