@@ -3,7 +3,6 @@ import { useEffect, useRef } from 'react';
 import type { JSX } from 'react';
 import { Image as KonvaImage, Label, Layer, Rect, Stage, Tag, Text, Transformer } from './konva-parts';
 import type { OverlayBoxSet } from '../annotator.types';
-import { actions } from '../store/editor.actions';
 import type { EditorAction } from '../store/editor.actions';
 import type { EditorState } from '../store/editor-state.types';
 import type { EditorStore } from '../store/editor-store';
@@ -12,9 +11,10 @@ import { boxIndexOf, boxNodeId } from './box-shape';
 import { BoxesLayer } from './boxes-layer';
 import { UNKNOWN_LABEL_COLOR } from './label-colors.util';
 import { OverlayBoxes } from './overlay-boxes';
-import { boundResize, boxToScreen, imageToScreenRect, tagPosition, wheelZoomFactor } from './stage-geometry.util';
+import { boundResize, boxToScreen, imageToScreenRect, tagPosition } from './stage-geometry.util';
 import { TAG_HEIGHT, useBoxHandlers } from './use-box-handlers';
 import { usePointerGestures } from './use-pointer-gestures';
+import { useWheelZoom } from './use-wheel-zoom';
 
 export interface AnnotatorStageProps {
   store: EditorStore;
@@ -56,6 +56,7 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
     preview: () => previewRef.current,
     onPanningChange,
   });
+  const onWheel = useWheelZoom(dispatch);
 
   const { viewport, boxes, selected } = state;
   const selectedBox = selected === null ? null : (boxes[selected] ?? null);
@@ -86,12 +87,6 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
     const index = boxIndexOf(e.target);
     // The selected box of an editable annotator is Konva's to drag; any other box press is a click or a new drawing.
     if (index !== null && !(editable && index === selected)) gestures.startPress(evt, index);
-  };
-
-  const onWheel = (e: Konva.KonvaEventObject<WheelEvent>): void => {
-    e.evt.preventDefault();
-    const pointer = e.target.getStage()?.getPointerPosition();
-    if (pointer) dispatch(actions.zoomAt(pointer, wheelZoomFactor(e.evt.deltaY, e.evt.deltaMode)));
   };
 
   const imageRect = state.image ? imageToScreenRect(state.image, viewport) : null;

@@ -108,3 +108,16 @@ export const limitNotice: CSSProperties = {
   background: '#fff8c5',
   color: '#4d2d00',
 };
+
+/** Read by screen readers, not shown. */
+export const visuallyHidden: CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  margin: -1,
+  padding: 0,
+  overflow: 'hidden',
+  clip: 'rect(0, 0, 0, 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+};

@@ -8,7 +8,7 @@ import { useStageSize } from '../canvas/use-stage-size';
 import { KEYMAP } from '../keymap/keymap';
 import type { KeyCommand } from '../keymap/keymap';
 import { useKeymap } from '../keymap/use-keymap';
-import { actions } from '../store/editor.actions';
+import { actions, type EditorAction } from '../store/editor.actions';
 import { activeLabel, canAddBox, canRedo, canUndo } from '../store/editor.selectors';
 import * as s from './annotator.styles';
 import { BoxLimitStatus } from './box-limit-status';
@@ -20,6 +20,11 @@ import { useAnnotatorStore } from './use-annotator-store';
 
 const NO_OVERLAYS: OverlayBoxSet[] = [];
 
+/** The zoom is said once it has held this long: a wheel turn is dozens of zooms, one announcement. */
+export const ZOOM_SETTLE_MS = 400;
+
+const isZoom = (action: EditorAction): boolean => action.type === 'zoomAt' || action.type === 'zoomBy' || action.type === 'fit';
+
 /**
  * The bounding-box editor. Boxes come in and go out (onChange) in image pixels; without onChange, or
  * with readOnly, it only shows them (and the overlays) with zoom and pan.
@@ -29,7 +34,20 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
   const editable = !readOnly && onChange !== undefined;
   const labelNames = useMemo(() => labels.map((l) => l.name), [labels]);
   const colors = useMemo(() => labelColors(labels), [labels]);
-  const { store, state, dispatch } = useAnnotatorStore({ boxes, labels: labelNames, editable, maxBoxes: maxBoxes ?? null, onChange });
+  const { store, state, dispatch: storeDispatch } = useAnnotatorStore({ boxes, labels: labelNames, editable, maxBoxes: maxBoxes ?? null, onChange });
+  // Every zoom (wheel, keys, toolbar) is said in a status once the zoom stops changing.
+  const [zoomSaid, setZoomSaid] = useState('');
+  const zoomTimer = useRef(0);
+  useEffect(() => () => window.clearTimeout(zoomTimer.current), []);
+  const dispatch = useCallback(
+    (action: EditorAction) => {
+      storeDispatch(action);
+      if (!isZoom(action)) return;
+      window.clearTimeout(zoomTimer.current);
+      zoomTimer.current = window.setTimeout(() => setZoomSaid(`Zoom ${Math.round(store.getState().viewport.scale * 100)}%`), ZOOM_SETTLE_MS);
+    },
+    [storeDispatch, store],
+  );
   const { image, status, size, retry } = useImage(imageUrl);
 
   const [helpOpen, setHelpOpen] = useState(false);
@@ -137,6 +155,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
       <aside style={s.sidebar}>
         <Toolbar
           scale={viewport.scale}
+          zoomStatus={zoomSaid}
           canUndo={canUndo(state)}
           canRedo={canRedo(state)}
           editable={editable}

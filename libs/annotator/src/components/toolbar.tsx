@@ -3,6 +3,8 @@ import * as s from './annotator.styles';
 
 export interface ToolbarProps {
   scale: number;
+  /** What a screen reader is told of the zoom, once it settles ("Zoom 150%"). */
+  zoomStatus: string;
   canUndo: boolean;
   canRedo: boolean;
   editable: boolean;
@@ -23,8 +25,12 @@ export function Toolbar(props: ToolbarProps): JSX.Element {
       <button type="button" style={s.button} onClick={props.onZoomOut} aria-label="Zoom out" title="Zoom out (−)">
         −
       </button>
-      <span data-testid="annotator-zoom" aria-live="polite" style={{ minWidth: 48, textAlign: 'center', fontVariantNumeric: 'tabular-nums' }}>
+      {/* Follows every frame of a wheel zoom: seen, not announced (the status beside it says where it settled). */}
+      <span data-testid="annotator-zoom" style={{ minWidth: 48, textAlign: 'center', fontVariantNumeric: 'tabular-nums' }}>
         {Math.round(scale * 100)}%
+      </span>
+      <span role="status" data-testid="annotator-zoom-status" style={s.visuallyHidden}>
+        {props.zoomStatus}
       </span>
       <button type="button" style={s.button} onClick={props.onZoomIn} aria-label="Zoom in" title="Zoom in (+)">
         +

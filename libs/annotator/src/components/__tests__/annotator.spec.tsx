@@ -178,6 +178,19 @@ describe('Annotator', () => {
     expect(screen.getByTestId('annotator-zoom').textContent).toBe('95%');
   });
 
+  it('says the zoom in a status only once it stops changing, not at every step', async () => {
+    await renderLoaded();
+    const status = screen.getByTestId('annotator-zoom-status');
+    expect(status.getAttribute('role')).toBe('status');
+    expect(screen.getByTestId('annotator-zoom').getAttribute('aria-live')).toBeNull();
+    act(() => void key('+'));
+    act(() => void key('+'));
+    // Shown at once, said later, and only where it settled.
+    expect(screen.getByTestId('annotator-zoom').textContent).toBe('148%');
+    expect(status.textContent).toBe('');
+    await waitFor(() => expect(status.textContent).toBe('Zoom 148%'));
+  });
+
   it('only views when read-only: no edits, no delete buttons, no label picker', async () => {
     const { changes } = await renderLoaded({ readOnly: true });
     fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));
