@@ -26,3 +26,18 @@ export const MERGED_CAR = { label: 'car', center_x: 151, center_y: 101, width: 1
 // A person only worker 1 drew (1 of 3: dropped), and one workers 2 and 3 both drew (2 of 3: kept).
 export const LONE_PERSON = box('person', 400, 300, 440, 380);
 export const SHARED_PERSON = box('person', 280, 160, 320, 240);
+
+/**
+ * The three workers' submissions [CAR_1, LONE_PERSON], [SHARED_PERSON, CAR_2], [CAR_3, SHARED_PERSON]:
+ * their consensus at threshold 0.5, and at 0.95 (no car cluster reaches 2 of 3).
+ */
+export const STANDARD_SUBMISSIONS = [
+  [CAR_1, LONE_PERSON],
+  [SHARED_PERSON, CAR_2],
+  [CAR_3, SHARED_PERSON],
+];
+export const STANDARD_AT_05 = [
+  { ...MERGED_CAR, support: 3, agreement: expect.any(Number) },
+  { ...SHARED_PERSON, support: 2, agreement: 1 },
+];
+export const STANDARD_AT_095 = [{ ...SHARED_PERSON, support: 2, agreement: 1 }];

@@ -2,15 +2,9 @@ import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, signUp, type Requester } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
-import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON } from '../../../test/consensus-fixtures';
+import { CAR_1, STANDARD_AT_05, STANDARD_AT_095, STANDARD_SUBMISSIONS } from '../../../test/consensus-fixtures';
 import { ConsensusRefresh } from '../consensus-refresh';
 
-/** The three standard submissions' consensus at 0.5, and at 0.95 (no car cluster reaches 2 of 3). */
-const AT_05 = [
-  { ...MERGED_CAR, support: 3, agreement: expect.any(Number) },
-  { ...SHARED_PERSON, support: 2, agreement: 1 },
-];
-const AT_095 = [{ ...SHARED_PERSON, support: 2, agreement: 1 }];
 
 /**
  * The jobs role's consensus refresh (consensus-refresh.ts, migration 1766100000000): a threshold change
@@ -45,11 +39,7 @@ describe('consensus refresh', () => {
   /** `n` tasks of `r`, each completed (with SQL, nothing stored) by three workers' standard submissions. */
   const completeTasks = async (r: Requester, n: number): Promise<string[]> => {
     const workers = [await signUp(t), await signUp(t), await signUp(t)];
-    const boxes = [
-      [CAR_1, LONE_PERSON],
-      [SHARED_PERSON, CAR_2],
-      [CAR_3, SHARED_PERSON],
-    ];
+    const boxes = STANDARD_SUBMISSIONS;
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
@@ -90,14 +80,14 @@ describe('consensus refresh', () => {
 
     // What the export answers is the stored text: a marker put there shows.
     const stored: Array<{ consensus: unknown }> = await t.db.query('SELECT consensus FROM tasks WHERE id = ANY($1)', [ids]);
-    for (const row of stored) expect(row.consensus).toEqual(AT_095);
+    for (const row of stored) expect(row.consensus).toEqual(STANDARD_AT_095);
     const marker = [{ label: 'car', center_x: 11, center_y: 22, width: 7, height: 4, support: 9, agreement: 0.123 }];
     await t.db.query('UPDATE tasks SET consensus = $2::json WHERE id = $1', [ids[1], JSON.stringify(marker)]);
     const exported = await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}/annotations`, headers: { apikey: r.liveKey } });
     expect(exported.body.data.map((e: { task_uuid: string; annotations: unknown }) => [e.task_uuid, e.annotations])).toEqual([
-      [ids[0], AT_095],
+      [ids[0], STANDARD_AT_095],
       [ids[1], marker],
-      [ids[2], AT_095],
+      [ids[2], STANDARD_AT_095],
     ]);
 
     // Nothing left to do: a second pass stores nothing and does not touch the marker.
@@ -109,7 +99,7 @@ describe('consensus refresh', () => {
     await patch(r, { consensus_iou_threshold: 0.5 });
     expect(await refresh.tick()).toBe(3);
     const back: Array<{ consensus: unknown }> = await t.db.query('SELECT consensus FROM tasks WHERE id = ANY($1)', [ids]);
-    for (const row of back) expect(row.consensus).toEqual(AT_05);
+    for (const row of back) expect(row.consensus).toEqual(STANDARD_AT_05);
   });
 
   it('walks more complete tasks than one page, and leaves incomplete ones alone', async () => {

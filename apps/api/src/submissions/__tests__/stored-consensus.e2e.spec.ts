@@ -4,15 +4,9 @@ import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../.
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { pgPool } from '../../database/prepared-statement';
 import { CONSENSUS_RULE, storeConsensus } from '../stored-consensus';
-import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON } from '../../../test/consensus-fixtures';
+import { CAR_1, CAR_2, CAR_3, LONE_PERSON, SHARED_PERSON, STANDARD_AT_05, STANDARD_AT_095, STANDARD_SUBMISSIONS } from '../../../test/consensus-fixtures';
 
 const IMAGE = { image_width: 640, image_height: 480 };
-/** What a task with these three submissions answers at 0.5, and at 0.95 (no car cluster reaches 2 of 3). */
-const AT_05 = [
-  { ...MERGED_CAR, support: 3, agreement: expect.any(Number) },
-  { ...SHARED_PERSON, support: 2, agreement: 1 },
-];
-const AT_095 = [{ ...SHARED_PERSON, support: 2, agreement: 1 }];
 
 /**
  * The consensus stored on the task by the submission that completes it (migration
@@ -67,11 +61,7 @@ describe('stored consensus', () => {
     expect(created.status).toBe(201);
     const taskId = created.body.data.task_uuid;
     const workers = [await signUp(t), await signUp(t), await signUp(t)];
-    const boxes = [
-      [CAR_1, LONE_PERSON],
-      [SHARED_PERSON, CAR_2],
-      [CAR_3, SHARED_PERSON],
-    ];
+    const boxes = STANDARD_SUBMISSIONS;
     for (const [i, w] of workers.entries()) {
       const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
       expect(lease.status).toBe(201);
@@ -96,11 +86,11 @@ describe('stored consensus', () => {
     expect(task.completed_at).toBeInstanceOf(Date);
     const row = await stored(taskId);
     expect(row.threshold).toBe(0.5);
-    expect(JSON.parse(row.consensus as string)).toEqual(AT_05);
+    expect(JSON.parse(row.consensus as string)).toEqual(STANDARD_AT_05);
     // The exact text of the answers' `annotations`, keys in the contract's order.
     const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
     expect(row.consensus).toBe(JSON.stringify(one.body.data.annotations));
-    await expectEverywhere(r, taskId, AT_05);
+    await expectEverywhere(r, taskId, STANDARD_AT_05);
 
     // The answers read the stored text, not the submissions: a different stored box shows everywhere.
     const marker = [{ label: 'car', center_x: 11, center_y: 22, width: 7, height: 4, support: 9, agreement: 0.123 }];
@@ -185,8 +175,8 @@ describe('stored consensus', () => {
 
     const row = await stored(taskId);
     expect(row.threshold).toBe(0.5);
-    expect(JSON.parse(row.consensus as string)).toEqual(AT_05);
-    await expectEverywhere(r, taskId, AT_05);
+    expect(JSON.parse(row.consensus as string)).toEqual(STANDARD_AT_05);
+    await expectEverywhere(r, taskId, STANDARD_AT_05);
   });
 
   it('is computed again with the project’s new threshold after a change, answered, and stored with it', async () => {
@@ -197,19 +187,19 @@ describe('stored consensus', () => {
     await setThreshold(r, 0.95);
     // The export first (the one-task answer would store the new consensus before it runs).
     const exported = (await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations`)).body.data;
-    expect(exported.map((e: { annotations: unknown }) => e.annotations)).toEqual([AT_095]);
+    expect(exported.map((e: { annotations: unknown }) => e.annotations)).toEqual([STANDARD_AT_095]);
     const afterExport = await stored(taskId);
     expect(afterExport.threshold).toBeCloseTo(0.95, 6);
-    expect(JSON.parse(afterExport.consensus as string)).toEqual(AT_095);
-    const all = await expectEverywhere(r, taskId, AT_095);
+    expect(JSON.parse(afterExport.consensus as string)).toEqual(STANDARD_AT_095);
+    const all = await expectEverywhere(r, taskId, STANDARD_AT_095);
     expect(all.cocoBoxes).toEqual([{ bbox: [280, 160, 40, 80], support: 2 }]);
 
     // Back to 0.5: the one-task answer finds a consensus of 0.95, computes the 0.5 one and stores it.
     await setThreshold(r, 0.5);
     const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations`);
-    expect(one.body.data.annotations).toEqual(AT_05);
+    expect(one.body.data.annotations).toEqual(STANDARD_AT_05);
     expect(await stored(taskId)).toEqual({ consensus: JSON.stringify(one.body.data.annotations), threshold: 0.5 });
-    await expectEverywhere(r, taskId, AT_05);
+    await expectEverywhere(r, taskId, STANDARD_AT_05);
   });
 
   it('is computed when missing (a task completed before the migration), and the answers are the same byte for byte', async () => {
@@ -260,7 +250,7 @@ describe('stored consensus', () => {
     const computed = await exportAll(() => forget(ids));
     const body = JSON.parse(computed.json);
     expect(body.data).toEqual([
-      { task_uuid: standard, external_image_url: 'https://images.example.com/straße/ü "1".jpg', completed_at: '2024-05-01T10:05:00.123Z', annotations: AT_05 },
+      { task_uuid: standard, external_image_url: 'https://images.example.com/straße/ü "1".jpg', completed_at: '2024-05-01T10:05:00.123Z', annotations: STANDARD_AT_05 },
       { task_uuid: odd, external_image_url: null, completed_at: '2024-05-02T00:00:00.999Z', annotations: [{ label: 'person', center_x: 30, center_y: 60, width: 41, height: 79, support: 1, agreement: 1 }] },
       { task_uuid: empty, external_image_url: 'https://images.example.com/empty.jpg', completed_at: '2024-05-03T00:00:00.000Z', annotations: [] },
     ]);
