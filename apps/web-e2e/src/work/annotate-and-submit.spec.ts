@@ -243,4 +243,39 @@ describe('annotating a task', () => {
       await task.noTask.waitFor();
     }
   });
+
+  it('lets a keyboard-only worker make a box (N), shape and label it by key, hear what is selected, and submit it', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 1, image: { width: 960, height: 640 } });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { annotator } = task;
+    const status = page.getByTestId('annotator-selection-status');
+
+    await annotator.stage.focus();
+    await annotator.press('n');
+    // A quarter of the smaller side of the image in view (all of it, fitted), in its middle, selected.
+    await annotator.expectBoxes(1);
+    expect(await annotator.boxes()).toEqual([{ label: 'car', center_x: 480, center_y: 320, width: 160, height: 160 }]);
+    expect(await annotator.boxItems.first().getAttribute('data-selected')).toBe('true');
+    expect(await status.textContent()).toBe('Box 1 of 1, car, 160×160 at 400,240');
+
+    await annotator.press('Alt+Shift+ArrowRight');
+    await annotator.press('Alt+Shift+ArrowRight');
+    await annotator.press('Shift+ArrowDown');
+    await annotator.press('2');
+    await expectEventually(async () => (await status.textContent()) === 'Box 1 of 1, person, 180×160 at 390,250', 'the status to say the shaped box', async () =>
+      (await status.textContent()) ?? '',
+    );
+
+    // Escape deselects, Escape again leaves the canvas; then Submit from the keyboard.
+    await annotator.press('Escape');
+    await annotator.press('Escape');
+    await task.submitButton.focus();
+    await page.keyboard.press('Enter');
+    await task.noTask.waitFor();
+    const res = await h.api.request({ method: 'GET', url: `/api/v1/tasks/${project.taskUuids[0]}/annotations?view=submissions`, headers: { apikey: project.liveKey } });
+    expect(res.body.data.submissions[0].annotations).toEqual([{ label: 'person', center_x: 480, center_y: 330, width: 180, height: 160 }]);
+  });
 });

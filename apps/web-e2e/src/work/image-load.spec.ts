@@ -29,7 +29,7 @@ describe('a task image that does not load', () => {
     expect(await task.submitButton.isDisabled()).toBe(true);
     expect(await task.submitButton.getAttribute('aria-describedby')).toBe(await failed.getAttribute('id'));
     expect(await page.locator('.task-hint').innerText()).not.toContain('Drag on the image');
-    expect(await task.annotator.root.getByText('Drag on the image to draw a box.').count()).toBe(0);
+    expect(await task.annotator.root.getByText('Drag on the image, or press N, to draw a box.').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Retry' }).click();
     await task.annotator.waitReady();

@@ -158,7 +158,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
           </div>
         )}
         <p className="task-hint muted">
-          {!imageFailed && 'Drag on the image to draw a box. '}Press <kbd>?</kbd> on the image for every keyboard shortcut.
+          {!imageFailed && 'Drag on the image (or press N) to draw a box. '}Press <kbd>?</kbd> on the image for every keyboard shortcut.
           {kept && ' Your boxes are kept on this device until you submit.'}
         </p>
         {!kept && (

@@ -15,6 +15,7 @@ import { BoxLimitStatus } from './box-limit-status';
 import { BoxList } from './box-list';
 import { KeymapHelp } from './keymap-help';
 import { LabelLegend, LabelPicker } from './label-picker';
+import { SelectionStatus } from './selection-status';
 import { Toolbar } from './toolbar';
 import { useAnnotatorStore } from './use-annotator-store';
 
@@ -182,6 +183,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
         {editable && state.maxBoxes !== null && (
           <BoxLimitStatus count={state.boxes.length} max={state.maxBoxes} refusals={state.refusedAtLimit} />
         )}
+        <SelectionStatus boxes={state.boxes} selected={state.selected} />
         <BoxList
           boxes={state.boxes}
           max={editable ? state.maxBoxes : null}

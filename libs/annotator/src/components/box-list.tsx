@@ -95,7 +95,7 @@ export function BoxList({ boxes, max = null, selected, colors, editable, drawabl
         Boxes ({boxes.length}
         {max !== null && ` / ${max}`})
       </h3>
-      {boxes.length === 0 && <p style={{ margin: 0, color: '#59636e' }}>{drawable ? 'Drag on the image to draw a box.' : 'No boxes.'}</p>}
+      {boxes.length === 0 && <p style={{ margin: 0, color: '#59636e' }}>{drawable ? 'Drag on the image, or press N, to draw a box.' : 'No boxes.'}</p>}
       <ul data-testid="annotator-box-list" style={s.list}>
         {boxes.map((box, index) => (
           <BoxItem

@@ -22,7 +22,7 @@ const POINTER_HELP: Array<[string, string, 'edit' | 'view']> = [
 ];
 
 /** Bindings that change boxes (or the label of the next one): not shown to a viewer. */
-const isEdit = (b: KeyBinding): boolean => b.group === 'Edit' || b.id === 'pickLabel';
+const isEdit = (b: KeyBinding): boolean => b.group === 'Edit' || b.id === 'pickLabel' || b.id === 'placeBox';
 
 const GROUPS: Array<KeyBinding['group']> = ['Draw and select', 'Edit', 'View', 'Help'];
 

@@ -50,6 +50,14 @@ export const KEYMAP: readonly KeyBinding[] = [
   { id: 'deselect', keys: ['escape'], scope: 'editor', when: 'selection', group: 'Draw and select', description: 'Deselect', command: act(actions.select(null)) },
   { id: 'leaveStage', keys: ['escape'], scope: 'stage', when: 'noSelection', group: 'Draw and select', description: 'Leave the canvas (when nothing is selected)', command: { ui: 'leaveStage' } },
   {
+    id: 'placeBox',
+    keys: ['n'],
+    scope: 'editor',
+    group: 'Draw and select',
+    description: 'New box in the middle of the view, with the current label (then arrows move it, Alt+arrows size it)',
+    command: act(actions.placeBox()),
+  },
+  {
     id: 'pickLabel',
     keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'],
     scope: 'editor',

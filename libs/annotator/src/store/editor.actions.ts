@@ -11,6 +11,8 @@ export type EditorAction =
   /** The controlled value changed from outside; not an edit, so not an undo step. */
   | { type: 'boxesReplaced'; boxes: Box[] }
   | { type: 'drawBox'; rect: Rect }
+  /** A box of a default size in the middle of the view, with the current label (key N: drawing without a pointer). */
+  | { type: 'placeBox' }
   | { type: 'moveBox'; index: number; dx: number; dy: number }
   | { type: 'resizeBox'; index: number; rect: Rect }
   | { type: 'deleteBox'; index: number }
@@ -42,6 +44,7 @@ export const actions = {
   maxBoxesChanged: (maxBoxes: number | null): EditorAction => ({ type: 'maxBoxesChanged', maxBoxes }),
   boxesReplaced: (boxes: Box[]): EditorAction => ({ type: 'boxesReplaced', boxes }),
   drawBox: (rect: Rect): EditorAction => ({ type: 'drawBox', rect }),
+  placeBox: (): EditorAction => ({ type: 'placeBox' }),
   moveBox: (index: number, dx: number, dy: number): EditorAction => ({ type: 'moveBox', index, dx, dy }),
   resizeBox: (index: number, rect: Rect): EditorAction => ({ type: 'resizeBox', index, rect }),
   deleteBox: (index: number): EditorAction => ({ type: 'deleteBox', index }),

@@ -1,5 +1,6 @@
+import { clampRect, screenRectToImage } from '@crowdbox/boxes';
 import type { Box, Rect } from '@crowdbox/boxes';
-import { cutToStoredBox, grownBox, movedBox } from './box-edit.util';
+import { cutToStoredBox, grownBox, MIN_BOX_SIZE, movedBox, toStoredBox } from './box-edit.util';
 import { addsBeyondLimit, boxLimit, refusedAtLimit } from './box-limit.util';
 import type { EditorAction } from './editor.actions';
 import type { EditorState } from './editor-state.types';
@@ -20,6 +21,25 @@ function drawBox(state: EditorState, rect: Rect): EditorState {
   if (addsBeyondLimit(state, state.boxes.length + 1)) return refusedAtLimit(state);
   const box = cutToStoredBox(state.currentLabel, rect, state.image);
   if (!box) return state;
+  return commitEdit(state, [...state.boxes, box], state.boxes.length);
+}
+
+/**
+ * Key N: a square a quarter of the smaller side of the part of the image in view, centred in that part
+ * (the whole image when none of it is in view), with the current label, selected so the arrows and
+ * Alt+arrows shape it. The one way to make a box without a pointer.
+ */
+function placeBox(state: EditorState): EditorState {
+  const { image, stage } = state;
+  if (state.readOnly || !image) return state;
+  if (addsBeyondLimit(state, state.boxes.length + 1)) return refusedAtLimit(state);
+  const whole = { x0: 0, y0: 0, x1: image.width, y1: image.height };
+  let seen = stage ? clampRect(screenRectToImage({ x0: 0, y0: 0, x1: stage.width, y1: stage.height }, state.viewport), image) : whole;
+  if (seen.x1 - seen.x0 <= 0 || seen.y1 - seen.y0 <= 0) seen = whole;
+  const half = Math.max(MIN_BOX_SIZE, Math.min(seen.x1 - seen.x0, seen.y1 - seen.y0) / 4) / 2;
+  const cx = (seen.x0 + seen.x1) / 2;
+  const cy = (seen.y0 + seen.y1) / 2;
+  const box = toStoredBox(state.currentLabel, { x0: cx - half, y0: cy - half, x1: cx + half, y1: cy + half }, image);
   return commitEdit(state, [...state.boxes, box], state.boxes.length);
 }
 
@@ -108,6 +128,8 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       return replaceBoxes(state, action.boxes);
     case 'drawBox':
       return drawBox(state, action.rect);
+    case 'placeBox':
+      return placeBox(state);
     case 'moveBox':
       return moveBox(state, action.index, action.dx, action.dy);
     case 'resizeBox':

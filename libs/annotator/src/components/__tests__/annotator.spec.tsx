@@ -83,7 +83,7 @@ describe('Annotator', () => {
     render(<Annotator imageUrl="/img/broken.jpg" labels={LABELS} boxes={[]} onChange={() => undefined} onImageStatus={(st) => statuses.push(st)} />);
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', "The image didn’t load.");
     expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
-    expect(screen.queryByText('Drag on the image to draw a box.')).toBeNull();
+    expect(screen.queryByText('Drag on the image, or press N, to draw a box.')).toBeNull();
     expect(statuses).toEqual(['loading', 'error']);
   });
 
@@ -99,7 +99,7 @@ describe('Annotator', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     // The first load tried CORS, then without it; the retry busts the cache.
     expect(loads).toEqual(['https://images.example/a.jpg', 'https://images.example/a.jpg', 'https://images.example/a.jpg?crowdbox_retry=1']);
-    expect(screen.getByText('Drag on the image to draw a box.')).toBeTruthy();
+    expect(screen.getByText('Drag on the image, or press N, to draw a box.')).toBeTruthy();
   });
 
   it('says the image did not load when its host does not answer within 20 s', async () => {
@@ -191,6 +191,24 @@ describe('Annotator', () => {
     await waitFor(() => expect(status.textContent).toBe('Zoom 148%'));
   });
 
+  it('lets a keyboard-only user make a box with N and shape it, saying the selected box at each step', async () => {
+    const { changes } = await renderLoaded();
+    const status = screen.getByTestId('annotator-selection-status');
+    expect(status.getAttribute('role')).toBe('status');
+    expect(status.textContent).toBe('');
+    screen.getByTestId('annotator-stage').focus();
+    act(() => void key('n'));
+    expect(changes.at(-1)).toEqual([...BOXES, { label: 'cat', center_x: 400, center_y: 300, width: 150, height: 150 }]);
+    expect(items()[2].dataset['selected']).toBe('true');
+    expect(status.textContent).toBe('Box 3 of 3, cat, 150×150 at 325,225');
+    act(() => void key('ArrowRight'));
+    expect(status.textContent).toBe('Box 3 of 3, cat, 150×150 at 326,225');
+    act(() => void key('2'));
+    expect(status.textContent).toBe('Box 3 of 3, dog, 150×150 at 326,225');
+    act(() => void key('Tab'));
+    expect(status.textContent).toBe('Box 1 of 3, cat, 40×20 at 80,90');
+  });
+
   it('only views when read-only: no edits, no delete buttons, no label picker', async () => {
     const { changes } = await renderLoaded({ readOnly: true });
     fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));
@@ -278,11 +296,14 @@ describe('KeymapHelp', () => {
     const { unmount } = render(<KeymapHelp />);
     expect(screen.getByTestId('annotator-keymap').textContent).toContain('Delete the selected box');
     expect(screen.getByTestId('annotator-keymap').textContent).toContain('Draw a box');
+    const placeRow = screen.getByText(/^New box in the middle of the view/).closest('tr');
+    expect(placeRow?.querySelector('kbd')?.textContent).toBe('N');
     unmount();
     render(<KeymapHelp readOnly />);
     const text = screen.getByTestId('annotator-keymap').textContent ?? '';
     expect(text).not.toContain('Delete the selected box');
     expect(text).not.toContain('Draw a box');
+    expect(text).not.toContain('New box');
     expect(text).toContain('Zoom at the cursor');
     expect(text).toContain('Select the next box');
   });

@@ -94,3 +94,33 @@ describe('keyboard zoom', () => {
     expect(press(zoomed, '0', {}, 'editor').viewport).toEqual(fitted.viewport);
   });
 });
+
+describe('a box without a pointer (N)', () => {
+  it('places a square a quarter of the view in the middle of the view, with the current label, selected', () => {
+    const start = two({ selected: null, currentLabel: 'dog' });
+    const placed = press(start, 'n', {}, 'editor');
+    expect(placed.boxes).toEqual([...start.boxes, box('dog', 400, 300, 150, 150)]);
+    expect(placed.selected).toBe(2);
+    // Shaped at once with the edit keys, and one undo step.
+    const shaped = press(press(placed, 'ArrowRight', { alt: true, shift: true }), 'ArrowLeft', { shift: true });
+    expect(shaped.boxes[2]).toEqual(box('dog', 390, 300, 160, 150));
+    expect(press(placed, 'z', { ctrl: true }).boxes).toEqual(start.boxes);
+  });
+
+  it('places it in the part of the image in view when zoomed and panned, and in the whole image when none is', () => {
+    // At 2.7 the view shows image x 50.2–346.5, y 20.1–242.3: a 55.5 px square at its centre.
+    expect(press(two({ selected: null, viewport: ZOOM_2_7 }), 'n', {}, 'editor').boxes[2]).toEqual(box('cat', 198, 131, 56, 56));
+    expect(press(two({ selected: null, viewport: { scale: 1, offsetX: 2000, offsetY: 0 } }), 'n', {}, 'editor').boxes[2]).toEqual(box('cat', 400, 300, 150, 150));
+  });
+
+  it('places nothing at the box limit (and says so), when read-only, or before the image has loaded', () => {
+    const full = two({ selected: null, maxBoxes: 2 });
+    const refused = press(full, 'n', {}, 'editor');
+    expect(refused.boxes).toBe(full.boxes);
+    expect(refused.refusedAtLimit).toBe(1);
+    const readOnly = two({ readOnly: true });
+    expect(press(readOnly, 'n', {}, 'editor')).toBe(readOnly);
+    const loading = two({ image: null });
+    expect(press(loading, 'n', {}, 'editor')).toBe(loading);
+  });
+});
