@@ -1,12 +1,13 @@
-import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse } from '@crowdbox/contracts';
-import { Body, Controller, Get, HttpCode, Param, Post, Res, UseGuards } from '@nestjs/common';
+import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse, WorkSubmissionsPage } from '@crowdbox/contracts';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SessionGuard } from '../auth/session.guard';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { CheckoutsService } from './checkouts.service';
-import { CheckoutDto, SubmitDto } from './dto/work.dto';
+import { CheckoutDto, SubmitDto, WorkSubmissionsQueryDto } from './dto/work.dto';
 import { SubmitService } from './submit.service';
+import { WorkHistoryService } from './work-history.service';
 import { WorkSummaryService, type WorkProjectItem } from './work-summary.service';
 
 /** The worker API (API.md §3): find work, lease a task, submit boxes, give a task back. */
@@ -19,6 +20,7 @@ export class WorkController {
     private readonly checkouts: CheckoutsService,
     private readonly submissions: SubmitService,
     private readonly summary: WorkSummaryService,
+    private readonly history: WorkHistoryService,
   ) {}
 
   @Get('projects')
@@ -79,5 +81,11 @@ export class WorkController {
   @Get('earnings')
   async earnings(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<EarningsResponse>> {
     return { data: await this.summary.earnings(worker) };
+  }
+
+  /** The worker's own submissions, newest first, keyset-paged (docs/decisions.md, "Worker history"). */
+  @Get('submissions')
+  async submissionHistory(@CurrentSession() worker: SessionPrincipal, @Query() query: WorkSubmissionsQueryDto): Promise<WorkSubmissionsPage> {
+    return this.history.submissions(worker, query);
   }
 }

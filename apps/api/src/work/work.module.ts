@@ -6,6 +6,7 @@ import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
 import { CheckoutsService } from './checkouts.service';
 import { SubmitService } from './submit.service';
 import { WorkController } from './work.controller';
+import { WorkHistoryService } from './work-history.service';
 import { WorkSummaryService } from './work-summary.service';
 
 /** Crowd workers' side: leases, submissions, the expiry job (only in processes that run jobs). */
@@ -17,7 +18,7 @@ export class WorkModule {
       module: WorkModule,
       imports: [ProjectsModule],
       controllers: [WorkController],
-      providers: [CheckoutsService, SubmitService, WorkSummaryService, CheckoutExpiryScheduler, ...jobs],
+      providers: [CheckoutsService, SubmitService, WorkSummaryService, WorkHistoryService, CheckoutExpiryScheduler, ...jobs],
       exports: [CheckoutsService],
     };
   }

@@ -79,3 +79,52 @@ export interface EarningsResponse {
 }
 
 export type { Annotation };
+
+/** The most submissions one page of GET /api/work/submissions holds. */
+export const WORK_SUBMISSIONS_PAGE_MAX = 100;
+
+const CURSOR_DETAIL = 'must be a next_cursor from a previous page';
+/** `<created_at as 2026-11-25T12:00:00.123456Z>|<submission uuid>`, as the API writes it. */
+const SUBMISSION_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}Z\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A cursor of the API's own making: the pattern, and a real moment (no 2026-02-31, which PostgreSQL refuses). */
+function isSubmissionCursor(value: string): boolean {
+  const match = SUBMISSION_CURSOR.exec(value);
+  if (!match) return false;
+  const at = Date.parse(`${match[1]}Z`);
+  return Number.isFinite(at) && new Date(at).toISOString().slice(0, 19) === match[1] && at >= 0;
+}
+
+/**
+ * GET /api/work/submissions query: `before` is the `next_cursor` of the previous page (absent for the
+ * newest page), `limit` 1 to WORK_SUBMISSIONS_PAGE_MAX (default 50). Query values arrive as strings.
+ */
+export const workSubmissionsQuerySchema = z.object({
+  before: z.string({ error: CURSOR_DETAIL }).refine(isSubmissionCursor, { error: CURSOR_DETAIL }).optional(),
+  limit: z
+    .string({ error: `must be an integer from 1 to ${WORK_SUBMISSIONS_PAGE_MAX}` })
+    .regex(/^\d{1,3}$/, { error: `must be an integer from 1 to ${WORK_SUBMISSIONS_PAGE_MAX}`, abort: true })
+    .transform(Number)
+    .pipe(intBetween(1, WORK_SUBMISSIONS_PAGE_MAX))
+    .optional(),
+});
+export type WorkSubmissionsQuery = z.output<typeof workSubmissionsQuerySchema>;
+
+/** One of the worker's own submissions, as their history lists it. */
+export interface WorkSubmissionResponse {
+  submission_id: string;
+  submitted_at: string;
+  project: { uuid: string; display_name: string };
+  task_uuid: string;
+  box_count: number;
+  /** Cents credited for it: the task's reward when it was accepted. */
+  reward: number;
+  /** Whether the task has all its submissions (its result is out); the reward is the worker's either way. */
+  task_complete: boolean;
+}
+
+/** A page of the worker's history, newest first; `next_cursor` is the `before` of the next page, null at the end. */
+export interface WorkSubmissionsPage {
+  data: WorkSubmissionResponse[];
+  next_cursor: string | null;
+}
