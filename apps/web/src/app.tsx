@@ -30,6 +30,20 @@ export const routes: RouteObject[] = [
         ),
       },
       {
+        // Lazy like the account page: not needed to find or do work, so not in the worker bundle.
+        path: 'work/history',
+        lazy: async () => {
+          const { WorkHistoryPage } = await import('./work/work-history-page');
+          return {
+            element: (
+              <RequireSession>
+                <WorkHistoryPage />
+              </RequireSession>
+            ),
+          };
+        },
+      },
+      {
         path: 'work/:projectUuid',
         element: (
           <RequireSession>

@@ -1,4 +1,12 @@
-import { WORK_ERROR, type CheckoutResponse, type EarningsResponse, type SubmitBody, type SubmitResponse, type WorkProjectResponse } from '@crowdbox/contracts';
+import {
+  WORK_ERROR,
+  type CheckoutResponse,
+  type EarningsResponse,
+  type SubmitBody,
+  type SubmitResponse,
+  type WorkProjectResponse,
+  type WorkSubmissionsPage,
+} from '@crowdbox/contracts';
 import { api, apiRequest } from './client';
 import { noteServerTime } from './server-clock';
 
@@ -13,6 +21,9 @@ export const workApi = {
   projects: (signal?: AbortSignal) => api.get<WorkProject[]>('/api/work/projects', signal),
   earnings: (signal?: AbortSignal) => api.get<EarningsResponse>('/api/work/earnings', signal),
   activeCheckouts: (signal?: AbortSignal) => api.get<CheckoutResponse[]>('/api/work/checkouts', signal),
+  /** A page of the worker's own submissions, newest first; `before` is the previous page's `next_cursor`. */
+  submissions: (before: string | null, signal?: AbortSignal) =>
+    api.getBody<WorkSubmissionsPage>(`/api/work/submissions${before ? `?before=${encodeURIComponent(before)}` : ''}`, signal),
   /** 201 a new lease, 200 the lease already held in that project; 404 `no task available`. */
   checkOut: async (projectUuid: string) => {
     const sentAt = Date.now();

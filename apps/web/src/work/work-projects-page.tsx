@@ -115,6 +115,9 @@ export function WorkProjectsPage() {
           <span className="muted">
             earned from {earnings.submission_count} {earnings.submission_count === 1 ? 'task' : 'tasks'}
           </span>
+          <Link to="/work/history" data-testid="history-link">
+            History
+          </Link>
         </section>
       </div>
 
