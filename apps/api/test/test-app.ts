@@ -61,6 +61,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
       // The background consensus refresh would rewrite stored consensus at moments a test does not
       // choose; its own spec turns it on or runs its passes.
       CONSENSUS_REFRESH_INTERVAL_MS: '0',
+      // Production's 500 ms is for a Redis that stopped answering (stuck-redis.e2e tests it with its own);
+      // here the suites share two cores with PostgreSQL, Redis and Chromium, where a healthy command
+      // queued behind others took longer in CI runs, failing tests that read Redis themselves.
+      REDIS_COMMAND_TIMEOUT_MS: '5000',
       ...env,
     },
     ['node', 'test', `--role=${options.role ?? 'all'}`],
