@@ -13,7 +13,7 @@ import { TestModeService } from '../test-mode/test-mode.service';
 import { pgPool } from '../database/prepared-statement';
 import { completedTaskPages, pageSql, type PageRow } from './completed-task-pages';
 import { annotationTails, CocoCategories, cocoExport, imageTail } from './coco-export';
-import { computeConsensus, storeConsensus, storedConsensusHolds, taskConsensus, type ConsensusToStore } from './stored-consensus';
+import { storeBack, storedConsensusHolds, taskConsensus } from './stored-consensus';
 import { consensusInputJson, consensusOf, submissionsJson, toWorkerSubmissions, type ConsensusInput, type SubmissionRow } from './task-results';
 
 /**
@@ -185,33 +185,6 @@ export class AnnotationsService {
   private async *mapPages<R extends PageRow, T>(projectId: string, sql: string, params: unknown[], map: (row: R) => T): AsyncIterable<T[]> {
     for await (const rows of completedTaskPages<R>(this.pool, projectId, sql, params)) yield rows.map(map);
   }
-}
-
-/**
- * The consensus an export computes for tasks whose stored one does not hold, stored back one batch at
- * a time (one UPDATE per batch, in order, while the export goes on), so the next export finds them.
- */
-function storeBack(pool: Pool, threshold: number) {
-  let batch: ConsensusToStore[] = [];
-  let writing: Promise<void> = Promise.resolve();
-  return {
-    /** The consensus of a task's submissions with the export's threshold, and its text, queued to be stored. */
-    computed(id: string, subs: ConsensusInput[]): { boxes: ConsensusAnnotation[]; text: string } {
-      const result = computeConsensus(subs, threshold);
-      batch.push({ id, text: result.text, frame: result.frame });
-      return result;
-    },
-    flush(): void {
-      if (batch.length === 0) return;
-      const rows = batch;
-      batch = [];
-      writing = writing.then(() => storeConsensus(pool, threshold, rows));
-    },
-    async done(): Promise<void> {
-      this.flush();
-      await writing;
-    },
-  };
 }
 
 /**

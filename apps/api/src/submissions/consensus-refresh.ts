@@ -7,7 +7,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { pgPool } from '../database/prepared-statement';
 import { completedTaskPages, pageSql, type PageRow } from './completed-task-pages';
-import { computeConsensus, storeConsensus, storedConsensusHolds, type ConsensusToStore } from './stored-consensus';
+import { storeBack, storedConsensusHolds } from './stored-consensus';
 import { consensusInputJson, type ConsensusInput } from './task-results';
 
 /** The submissions of a complete task whose stored consensus does not hold for $4; null when it holds. */
@@ -118,22 +118,25 @@ export class ConsensusRefresh implements OnApplicationBootstrap, OnApplicationSh
 
   /** Computes and stores, page by page, the consensus of the project's complete tasks whose stored one does not hold. */
   private async storeStale(client: PoolClient, projectId: string, threshold: number): Promise<number> {
+    const store = storeBack(client, threshold);
     let stored = 0;
     let sliceStart = performance.now();
-    for await (const rows of completedTaskPages<StaleTaskRow>(client, projectId, STALE_TASKS_SQL, [threshold])) {
-      const computed: ConsensusToStore[] = [];
-      for (const row of rows) {
-        if (!row.subs) continue;
-        const { text, frame } = computeConsensus(row.subs, threshold);
-        computed.push({ id: row.id, text, frame });
-        if (performance.now() - sliceStart > SLICE_MS) {
-          await nextTurn();
-          sliceStart = performance.now();
+    try {
+      for await (const rows of completedTaskPages<StaleTaskRow>(client, projectId, STALE_TASKS_SQL, [threshold])) {
+        for (const row of rows) {
+          if (!row.subs) continue;
+          store.computed(row.id, row.subs);
+          stored++;
+          if (performance.now() - sliceStart > SLICE_MS) {
+            await nextTurn();
+            sliceStart = performance.now();
+          }
         }
+        store.flush();
+        if (this.stopped) break;
       }
-      await storeConsensus(client, threshold, computed);
-      stored += computed.length;
-      if (this.stopped) break;
+    } finally {
+      await store.done();
     }
     return stored;
   }

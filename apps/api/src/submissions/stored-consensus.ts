@@ -143,3 +143,31 @@ export async function taskConsensus(
   await storeConsensus(pgPool(db), threshold, [{ id: row.id, text: consensusText(boxes), frame: frameOf(row.subs ?? []) }]);
   return boxes;
 }
+
+/**
+ * The consensus a walk over a project's tasks (an export, the consensus refresh) computes for tasks whose
+ * stored one does not hold, stored back one batch at a time (one UPDATE per batch, in order, while the
+ * walk goes on), so the next reader finds them.
+ */
+export function storeBack(pool: Pool | PoolClient, threshold: number) {
+  let batch: ConsensusToStore[] = [];
+  let writing: Promise<void> = Promise.resolve();
+  return {
+    /** The consensus of a task's submissions with the walk's threshold, and its text, queued to be stored. */
+    computed(id: string, subs: ConsensusInput[]): { boxes: ConsensusAnnotation[]; text: string } {
+      const result = computeConsensus(subs, threshold);
+      batch.push({ id, text: result.text, frame: result.frame });
+      return result;
+    },
+    flush(): void {
+      if (batch.length === 0) return;
+      const rows = batch;
+      batch = [];
+      writing = writing.then(() => storeConsensus(pool, threshold, rows));
+    },
+    async done(): Promise<void> {
+      this.flush();
+      await writing;
+    },
+  };
+}

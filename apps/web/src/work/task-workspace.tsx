@@ -61,6 +61,8 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   const [imageStatus, setImageStatus] = useState<ImageStatus>('loading');
   const imageFailed = imageStatus === 'error';
   const canSubmit = image !== null && busy === null && !tooMany;
+  // Why both submit buttons are disabled, when they are for a reason the worker can act on.
+  const submitBlockedBy = tooMany ? countId : imageFailed ? imageErrorId : undefined;
   // What Submit sends and counts: a box that lies wholly outside the image has nothing to send.
   const sendable = image ? toSubmittedBoxes(boxes, image) : boxes;
   const outside = boxes.length - sendable.length;
@@ -128,7 +130,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               type="button"
               className="button primary"
               disabled={!canSubmit}
-              aria-describedby={tooMany ? countId : imageFailed ? imageErrorId : undefined}
+              aria-describedby={submitBlockedBy}
               onClick={() => image && props.onSubmit(checkout, sendable, image, false)}
               data-testid="submit-task"
             >
@@ -139,7 +141,7 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               type="button"
               className="button"
               disabled={!canSubmit}
-              aria-describedby={tooMany ? countId : imageFailed ? imageErrorId : undefined}
+              aria-describedby={submitBlockedBy}
               onClick={() => image && props.onSubmit(checkout, sendable, image, true)}
               data-testid="submit-and-stop"
             >
