@@ -79,7 +79,7 @@ export class MetricsService {
     const shared = this.redis;
     new Gauge({
       name: 'crowdbox_db_pool_connections',
-      help: 'PostgreSQL pool connections open (total) and unused (idle), and queries waiting for one (waiting): summed over processes',
+      help: 'PostgreSQL pool connections open (total), unused (idle), the most it may open (max), and queries waiting for one (waiting): summed over processes',
       labelNames: ['state'],
       registers: [this.registry],
       collect() {
@@ -87,6 +87,8 @@ export class MetricsService {
         this.set({ state: 'total' }, pool.totalCount);
         this.set({ state: 'idle' }, pool.idleCount);
         this.set({ state: 'waiting' }, pool.waitingCount);
+        // Fixed while the process runs, unlike total (idle connections close after 10 s): saturation is total / max.
+        this.set({ state: 'max' }, pool.options.max);
       },
     });
     new Gauge({

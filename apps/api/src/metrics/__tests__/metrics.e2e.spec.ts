@@ -135,6 +135,7 @@ describe('GET /metrics', () => {
       expect(sample(text as string, 'crowdbox_db_pool_connections{state="total"}')).toBeLessThanOrEqual(pool.totalCount);
       expect(sample(text as string, 'crowdbox_db_pool_connections{state="idle"}')).toBeGreaterThanOrEqual(1);
       expect(sample(text as string, 'crowdbox_db_pool_connections{state="waiting"}')).toBe(0);
+      expect(sample(text as string, 'crowdbox_db_pool_connections{state="max"}')).toBe(pool.options.max);
     });
 
     it('says which source it could not read, and clears that source’s figures instead of repeating old ones', async () => {
@@ -185,6 +186,7 @@ describe('GET /metrics', () => {
       expect(sample(res.text, 'crowdbox_db_pool_connections{state="total"}')).toBe(2);
       expect(sample(res.text, 'crowdbox_db_pool_connections{state="idle"}')).toBe(0);
       expect(sample(res.text, 'crowdbox_db_pool_connections{state="waiting"}')).toBe(1);
+      expect(sample(res.text, 'crowdbox_db_pool_connections{state="max"}')).toBe(2);
       // The backlog's read waited for a connection past its time: said, and its figures left out.
       expect(sample(res.text, 'crowdbox_metrics_source_up{source="postgres"}')).toBe(0);
       expect(res.text).not.toMatch(/^crowdbox_webhook_events_pending\{/m);
