@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import type { SignedIn } from '../../support/server/api-server';
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness, type Harness } from '../../support/harness';
+import { holdNextRequest } from '../../support/hold-request';
 import { AccountPage } from '../../support/pages/account.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
@@ -98,20 +99,14 @@ describe('the account page', () => {
     await account.form.getByLabel('Confirm new password').fill(NEW_PASSWORD);
 
     // The change is held on its way until the test lets it through.
-    let release: () => Promise<void> = async () => undefined;
-    const held = new Promise<void>((resolve) => {
-      void page.route('**/api/session/password', (route) => {
-        release = () => route.continue();
-        resolve();
-      }, { times: 1 });
-    });
+    const change = await holdNextRequest(page, '**/api/session/password');
     await account.form.getByRole('button', { name: 'Change password' }).focus();
     await page.keyboard.press('Enter');
-    await held;
+    await change.reached;
     await account.form.getByRole('button', { name: 'Please wait…' }).waitFor();
     expect(await focused(page)).toBe('BUTTON Please wait…');
 
-    await release();
+    await change.release();
     await account.fieldError('Current password').waitFor();
     await expectEventually(async () => (await focused(page)) === 'account-current_password', 'the focus on Current password', () => focused(page));
     expect(await page.locator('#account-current_password').getAttribute('aria-describedby')).toBe('account-current_password-error');

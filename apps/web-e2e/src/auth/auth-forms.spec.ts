@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness } from '../../support/harness';
+import { holdNextRequest } from '../../support/hold-request';
 import { aWorker } from '../../support/scenario';
 
 const harness = useHarness();
@@ -14,13 +15,6 @@ function focused(page: Page): Promise<string> {
   });
 }
 
-/** Holds the next call to `path` on its way; the returned promise resolves once it is held, with the function that lets it through. */
-function holdNext(page: Page, path: string): Promise<() => Promise<void>> {
-  return new Promise((resolve) => {
-    void page.route(`**${path}`, (route) => resolve(() => route.continue()), { times: 1 });
-  });
-}
-
 describe('log-in and sign-up from the keyboard', () => {
   it('keeps the focus on the button while signing up, then moves it to the field the server refused', async () => {
     const h = harness();
@@ -29,14 +23,14 @@ describe('log-in and sign-up from the keyboard', () => {
     await page.getByLabel('Your name').fill('Kai Keys');
     await page.getByLabel('Email').fill('kai@example.com');
     await page.getByLabel('Password').fill('short');
-    const held = holdNext(page, '/api/session/signup');
+    const signup = await holdNextRequest(page, '**/api/session/signup');
     await page.getByRole('button', { name: 'Create an account' }).focus();
     await page.keyboard.press('Enter');
-    const release = await held;
+    await signup.reached;
     await page.getByRole('button', { name: 'Please wait…' }).waitFor();
     expect(await focused(page)).toBe('BUTTON Please wait…');
 
-    await release();
+    await signup.release();
     await expectEventually(async () => (await focused(page)) === 'auth-password', 'the focus on Password', () => focused(page));
     // Its error is read with it.
     expect(await page.locator('#auth-password').getAttribute('aria-describedby')).toBe('auth-password-error');
@@ -53,11 +47,11 @@ describe('log-in and sign-up from the keyboard', () => {
     await page.getByLabel('Password').press('Enter');
     await page.getByRole('alert').filter({ hasText: 'email or password is wrong' }).waitFor();
     await page.getByRole('button', { name: 'Log in' }).focus();
-    const held = holdNext(page, '/api/session/login');
+    const login = await holdNextRequest(page, '**/api/session/login');
     await page.keyboard.press('Enter');
-    const release = await held;
+    await login.reached;
     expect(await focused(page)).toBe('BUTTON Please wait…');
-    await release();
+    await login.release();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     expect(await focused(page)).toBe('BUTTON Log in');
   });

@@ -1,27 +1,9 @@
-import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
+import { holdNextRequest } from '../../support/hold-request';
 import { aProjectWithTasks } from '../../support/scenario';
 import { ProjectOverviewPage } from './console.pages';
 
 const harness = useHarness();
-
-/**
- * Holds the next read of a project's progress on its way (the dialog's fresh read; the page's own read
- * happened before this is called). Resolves once it is held, with the function that answers it: through
- * to the API, or with `status` and the API's error shape.
- */
-function holdNextProgressRead(page: Page): Promise<(answer?: { status: number; detail: string }) => Promise<void>> {
-  return new Promise((resolve) => {
-    void page.route(
-      '**/api/console/projects/*/progress',
-      (route) =>
-        resolve((answer) =>
-          answer ? route.fulfill({ status: answer.status, json: { errors: [{ field: 'root', detail: answer.detail }] } }) : route.continue(),
-        ),
-      { times: 1 },
-    );
-  });
-}
 
 describe('cancelling outstanding tasks', () => {
   it('says the opener is busy while the figures are read, and shows the error instead of old figures when the read fails', async () => {
@@ -32,15 +14,16 @@ describe('cancelling outstanding tasks', () => {
     await overview.open(projectUuid);
 
     const opener = page.getByTestId('cancel-outstanding');
-    const held = holdNextProgressRead(page);
+    // The dialog's fresh read of the progress (the page's own read happened before this) is held on its way.
+    const read = await holdNextRequest(page, '**/api/console/projects/*/progress');
     await opener.focus();
     await page.keyboard.press('Enter');
-    const answer = await held;
+    const held = await read.reached;
     expect(await opener.innerText()).toBe('Counting the outstanding tasks…');
     expect(await opener.getAttribute('aria-disabled')).toBe('true');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('cancel-outstanding');
 
-    await answer({ status: 503, detail: 'the database is busy; retry in a few seconds' });
+    await held.fulfill({ status: 503, json: { errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] } });
     const error = page.getByTestId('error-list');
     await error.waitFor();
     expect(await error.innerText()).toContain('the database is busy; retry in a few seconds');

@@ -1,5 +1,6 @@
 import { useHarness, type Harness } from '../../support/harness';
 import { expectEventually } from '../../support/expect-eventually';
+import { holdNextRequest } from '../../support/hold-request';
 import { aProjectWithTasks } from '../../support/scenario';
 import { WebhooksPage } from './console.pages';
 
@@ -88,29 +89,19 @@ describe('the webhook event log', () => {
     await hooks.events.nth(49).waitFor();
 
     // "Load older events" of All events is held on its way while the requester picks Failed.
-    let release: () => Promise<void> = async () => undefined;
-    const held = new Promise<void>((resolve) => {
-      void page.route(
-        (url) => url.pathname === '/api/console/webhooks/events' && url.searchParams.has('before'),
-        (route) => {
-          release = () => route.continue().catch(() => undefined); // an aborted request cannot continue
-          resolve();
-        },
-        { times: 1 },
-      );
-    });
+    const older = await holdNextRequest(page, (url) => url.pathname === '/api/console/webhooks/events' && url.searchParams.has('before'));
     const settled = new Promise<void>((resolve) => {
       const done = (request: { url(): string }) => request.url().includes('before=') && resolve();
       page.on('requestfinished', done);
       page.on('requestfailed', done);
     });
     await page.getByRole('button', { name: 'Load older events' }).click();
-    await held;
+    await older.reached;
     await page.getByLabel('Show').selectOption({ label: 'Failed' });
     const ids = () => hooks.events.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
     await expectEventually(async () => (await ids()).join() === failed.join(), 'the three failed events', async () => `${(await ids()).length} events`);
 
-    await release();
+    await older.release(); // the page aborted it: let go quietly
     await settled;
     await page.waitForTimeout(300); // time for a reply that got through to be shown
     expect(await ids()).toEqual(failed);

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
 import { expectEventually } from '../../support/expect-eventually';
+import { holdNextRequest } from '../../support/hold-request';
 import { aProjectWithTasks } from '../../support/scenario';
 import { ApiKeysPage, ProjectFormPage, ProjectOverviewPage } from './console.pages';
 
@@ -48,28 +49,18 @@ describe('the console from the keyboard', () => {
     const keys = new ApiKeysPage(page);
     await keys.open();
     // The revocation is held on its way until the test lets it through.
-    let release: () => Promise<void> = async () => undefined;
-    const held = new Promise<void>((resolve) => {
-      void page.route(
-        (url) => url.pathname.startsWith('/api/console/api_keys/'),
-        (route) => {
-          release = () => route.continue();
-          resolve();
-        },
-        { times: 1 },
-      );
-    });
+    const revocation = await holdNextRequest(page, (url) => url.pathname.startsWith('/api/console/api_keys/'));
     await page.getByRole('button', { name: /^Revoke key cb_live_/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
-    await held;
+    await revocation.reached;
     await dialog.getByRole('button', { name: 'Working…' }).waitFor();
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     expect(await dialog.isVisible()).toBe(true);
     expect(await dialog.getByRole('button', { name: 'Working…' }).count()).toBe(1);
 
-    await release();
+    await revocation.release();
     await page.getByTestId('key-revoked').waitFor();
     await dialog.waitFor({ state: 'hidden' });
   });
