@@ -31,14 +31,16 @@ export class ConsoleTasksController {
   @ApiQuery({ name: 'state', required: false, enum: ['incomplete', 'complete', 'cancelled'] })
   @ApiQuery({ name: 'before', required: false })
   @ApiQuery({ name: 'limit', required: false })
+  @ApiQuery({ name: 'reported', required: false, enum: ['true'] })
   async list(
     @CurrentSession() session: SessionPrincipal,
     @Param('uuid') uuid: string,
     @Query('state') state?: string,
     @Query('before') before?: string,
     @Query('limit') limit?: string,
+    @Query('reported') reported?: string,
   ): Promise<DataBody<ConsoleTaskRow[]> & { next_cursor: string | null }> {
-    const page = await this.tasks.list(session.accountId, uuid, { state, before, limit });
+    const page = await this.tasks.list(session.accountId, uuid, { state, before, limit, reported });
     return { data: page.tasks, next_cursor: page.next_cursor };
   }
 

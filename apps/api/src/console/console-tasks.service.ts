@@ -1,4 +1,4 @@
-import type { ConsensusAnnotation, ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskState } from '@crowdbox/contracts';
+import type { ConsensusAnnotation, ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskProblem, TaskState } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -16,7 +16,11 @@ const ROW_SQL = `
   CASE WHEN t.completed_at IS NOT NULL THEN 'complete' WHEN t.cancelled_at IS NOT NULL THEN 'cancelled' ELSE 'incomplete' END AS state,
   t.external_image_url, t.reward, t.required_submissions, t.submission_count,
   (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now()) AS active_checkouts,
+  (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.problem IS NOT NULL) AS problem_reports,
   t.created_at, t.completed_at, t.cancelled_at`;
+
+/** Tasks some worker gave back reporting a problem (ix_checkouts_problem). */
+const REPORTED_FILTER = 'EXISTS (SELECT 1 FROM checkouts c WHERE c.task_id = t.id AND c.problem IS NOT NULL)';
 
 const STATE_FILTER: Record<TaskState, string> = {
   incomplete: 't.completed_at IS NULL AND t.cancelled_at IS NULL',
@@ -42,7 +46,9 @@ export class ConsoleTasksService {
               coalesce(sum(submission_count), 0) AS submissions,
               coalesce(sum((required_submissions - submission_count) * reward)
                        FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL), 0) AS committed,
-              (SELECT coalesce(sum(s.reward), 0) FROM submissions s JOIN tasks st ON st.id = s.task_id WHERE st.project_id = $1) AS paid
+              (SELECT coalesce(sum(s.reward), 0) FROM submissions s JOIN tasks st ON st.id = s.task_id WHERE st.project_id = $1) AS paid,
+              (SELECT count(DISTINCT c.task_id) FROM checkouts c JOIN tasks rt ON rt.id = c.task_id
+                WHERE c.problem IS NOT NULL AND rt.project_id = $1 AND rt.completed_at IS NULL AND rt.cancelled_at IS NULL) AS reported
          FROM tasks WHERE project_id = $1`,
       [project.id],
     );
@@ -55,7 +61,13 @@ export class ConsoleTasksService {
       [project.id],
     );
     return {
-      tasks: { total: Number(totals.total), complete: Number(totals.complete), outstanding: Number(totals.outstanding), cancelled: Number(totals.cancelled) },
+      tasks: {
+        total: Number(totals.total),
+        complete: Number(totals.complete),
+        outstanding: Number(totals.outstanding),
+        cancelled: Number(totals.cancelled),
+        reported: Number(totals.reported),
+      },
       submissions: Number(totals.submissions),
       paid_cents: Number(totals.paid),
       committed_cents: Number(totals.committed),
@@ -65,15 +77,18 @@ export class ConsoleTasksService {
 
   /**
    * Newest first, keyset-paged: `before` is the `cursor` of the last task of the previous page
-   * (`<created_at>|<uuid>`), returned as `next_cursor`.
+   * (`<created_at>|<uuid>`), returned as `next_cursor`. `reported=true` keeps the tasks some worker
+   * gave back reporting a problem.
    */
   async list(
     accountId: string,
     projectUuid: string,
-    options: { state?: string; before?: string; limit?: string },
+    options: { state?: string; before?: string; limit?: string; reported?: string },
   ): Promise<{ tasks: ConsoleTaskRow[]; next_cursor: string | null }> {
     const project = await this.projects.owned(accountId, projectUuid);
     const state = options.state ? parseState(options.state) : undefined;
+    if (options.reported !== undefined && options.reported !== 'true') throw ApiException.unprocessable('reported', 'must be true, or left out');
+    const filters = [state ? STATE_FILTER[state] : '', options.reported ? REPORTED_FILTER : ''].filter(Boolean).map((f) => `AND ${f}`);
     const limit = options.limit === undefined ? 50 : Number(options.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw ApiException.unprocessable('limit', `must be an integer from 1 to ${PAGE_MAX}`);
     const cursor = options.before ? parseCursor(options.before) : undefined;
@@ -81,7 +96,7 @@ export class ConsoleTasksService {
       await this.db.query(
         `SELECT ${ROW_SQL}, t.created_at::text || '|' || t.id AS cursor
            FROM tasks t
-          WHERE t.project_id = $1 ${state ? `AND ${STATE_FILTER[state]}` : ''}
+          WHERE t.project_id = $1 ${filters.join(' ')}
             AND ($2::timestamptz IS NULL OR (t.created_at, t.id) < ($2::timestamptz, $3::uuid))
           ORDER BY t.created_at DESC, t.id DESC
           LIMIT ${limit + 1}`,
@@ -115,11 +130,18 @@ export class ConsoleTasksService {
     const row = rows[0];
     if (!row) throw ApiException.notFound('task not found');
     const { subs, prompt, consensus, ...rest } = row;
+    const problems: Array<{ problem: TaskProblem; count: number; last_reported_at: Date }> = await this.db.query(
+      `SELECT problem, count(*)::int AS count, max(ended_at) AS last_reported_at
+         FROM checkouts WHERE task_id = $1 AND problem IS NOT NULL
+        GROUP BY problem ORDER BY count DESC, last_reported_at DESC`,
+      [taskUuid],
+    );
     return {
       ...toRow(rest as never),
       prompt,
       labels: project.labels,
       frame: frameOf(subs),
+      problems: problems.map((p) => ({ problem: p.problem, count: p.count, last_reported_at: p.last_reported_at.toISOString() })),
       results: {
         task_uuid: taskUuid,
         completed: row.completed_at !== null,
@@ -140,6 +162,7 @@ function toRow(row: Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancel
     required_submissions: row.required_submissions,
     submission_count: row.submission_count,
     active_checkouts: row.active_checkouts,
+    problem_reports: row.problem_reports,
     created_at: row.created_at.toISOString(),
     completed_at: row.completed_at?.toISOString() ?? null,
     cancelled_at: row.cancelled_at?.toISOString() ?? null,

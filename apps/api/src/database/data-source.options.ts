@@ -35,6 +35,8 @@ import { TaskFrame1765800000000 } from './migrations/1765800000000-task-frame';
 import { SubmitEndsItsCancelledLease1765900000000 } from './migrations/1765900000000-submit-ends-its-cancelled-lease';
 import { LeaseHintReadAfterTaskLock1766000000000 } from './migrations/1766000000000-lease-hint-read-after-task-lock';
 import { ConsensusRefresh1766100000000 } from './migrations/1766100000000-consensus-refresh';
+import { CheckoutProblem1766200000000 } from './migrations/1766200000000-checkout-problem';
+import { CheckoutProblemIndex1766300000000 } from './migrations/1766300000000-checkout-problem-index';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -79,6 +81,8 @@ export const MIGRATIONS = [
   SubmitEndsItsCancelledLease1765900000000,
   LeaseHintReadAfterTaskLock1766000000000,
   ConsensusRefresh1766100000000,
+  CheckoutProblem1766200000000,
+  CheckoutProblemIndex1766300000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

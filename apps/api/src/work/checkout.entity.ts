@@ -1,5 +1,6 @@
 import { Check, Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { User } from '../auth/user.entity';
+import type { TaskProblem } from '@crowdbox/contracts';
 import { Task } from '../tasks/task.entity';
 
 export type CheckoutState = 'active' | 'submitted' | 'released' | 'expired' | 'cancelled';
@@ -11,6 +12,11 @@ export type CheckoutState = 'active' | 'submitted' | 'released' | 'expired' | 'c
 @Index('ix_checkouts_active_expiry', ['expiresAt'], { where: `state = 'active'` })
 @Index('ix_checkouts_active_task', ['taskId', 'expiresAt'], { where: `state = 'active'` })
 @Check('ck_checkouts_state', `"state" IN ('active', 'submitted', 'released', 'expired', 'cancelled')`)
+@Index('ix_checkouts_problem', ['taskId'], { where: `problem IS NOT NULL` })
+@Check(
+  'ck_checkouts_problem',
+  `"problem" IS NULL OR ("problem" IN ('image_broken', 'unclear_instructions', 'offensive_content', 'other') AND "state" IN ('released', 'expired', 'cancelled'))`,
+)
 export class Checkout {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_checkouts' })
   id!: string;
@@ -40,4 +46,8 @@ export class Checkout {
 
   @Column('timestamptz', { nullable: true })
   endedAt!: Date | null;
+
+  /** What the worker reported wrong with the task when giving it back (docs/decisions.md, "Problem reports"). */
+  @Column('text', { nullable: true })
+  problem!: TaskProblem | null;
 }

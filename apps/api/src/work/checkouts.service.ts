@@ -1,4 +1,4 @@
-import type { CheckoutResponse } from '@crowdbox/contracts';
+import type { CheckoutResponse, TaskProblem } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
@@ -150,14 +150,16 @@ export class CheckoutsService {
 
   /**
    * POST /api/work/checkouts/:id/release: the slot is free the moment this commits. Releasing again
-   * is harmless; a submitted lease cannot be released.
+   * is harmless; a submitted lease cannot be released. A `problem` is kept on the lease for the task's
+   * owner (docs/decisions.md, "Problem reports"); one sent for a lease that had already ended unsubmitted
+   * (its time ran out while the worker chose the reason) is kept too, unless that lease holds one.
    *
    * The lease is locked, then its task (the order of every lease writer), and the lease ends as the
    * task then reads: `cancelled` when a cancel_outstanding committed meanwhile. That cancel skipped
    * this lease, which the release held while it waited for the task, and left it to the release
    * (projects/cancel-outstanding.ts); the worker app tells "skipped a cancelled task" by that state.
    */
-  async release(worker: SessionPrincipal, checkoutId: string): Promise<{ checkout_id: string; state: string }> {
+  async release(worker: SessionPrincipal, checkoutId: string, problem: TaskProblem | null = null): Promise<{ checkout_id: string; state: string }> {
     if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
     const rows: Array<{ state: string }> = await this.db.query(
       `WITH lease AS (
@@ -167,21 +169,25 @@ export class CheckoutsService {
        ), ended AS (
          UPDATE checkouts c
             SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN 'released' ELSE 'expired' END,
-                ended_at = now()
+                ended_at = now(),
+                problem = $3
            FROM lease CROSS JOIN task
           WHERE c.id = lease.id
           RETURNING c.state
        ) SELECT state FROM ended`,
-      [checkoutId, worker.userId],
+      [checkoutId, worker.userId, problem],
     );
     if (rows[0]) {
       this.expiry.ended(checkoutId);
       return { checkout_id: checkoutId, state: rows[0].state };
     }
-    const current: Array<{ state: string }> = await this.db.query('SELECT state FROM checkouts WHERE id = $1 AND worker_id = $2', [
-      checkoutId,
-      worker.userId,
-    ]);
+    const current: Array<{ state: string }> = await this.db.query(
+      `WITH reported AS (
+         UPDATE checkouts SET problem = $3
+          WHERE id = $1 AND worker_id = $2 AND $3::text IS NOT NULL AND problem IS NULL AND state IN ('released', 'expired', 'cancelled')
+       ) SELECT state FROM checkouts WHERE id = $1 AND worker_id = $2`,
+      [checkoutId, worker.userId, problem],
+    );
     if (!current[0]) throw workErrors.checkoutNotFound();
     if (current[0].state === 'submitted') throw workErrors.releaseSubmitted();
     return { checkout_id: checkoutId, state: current[0].state };

@@ -7,13 +7,6 @@ import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 
-/**
- * A project of GET /api/work/projects. `reward` stays the highest reward of the tasks the worker could
- * take (as before, for callers that read it); `min_reward` is the lowest, since tasks go out oldest first,
- * not best paid first, so the next one may pay anything between the two.
- */
-export type WorkProjectItem = WorkProjectResponse & { min_reward: number };
-
 /** How long a worker's list of projects is answered from memory (at most CACHE_TTL_MS). */
 const PROJECTS_CACHE_MS = 2_000;
 const MAX_CACHED_LISTS = 10_000;
@@ -28,7 +21,7 @@ export class WorkSummaryService {
    * The worker's own checkout, submit and release forget it (WorkController), so it never hides what
    * they just did; others' changes show within PROJECTS_CACHE_MS.
    */
-  private readonly projectLists: TtlCache<string, WorkProjectItem[]>;
+  private readonly projectLists: TtlCache<string, WorkProjectResponse[]>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -42,7 +35,7 @@ export class WorkSummaryService {
    * out now (open, a free slot, never leased by them). `reward` and `min_reward` are the highest and the
    * lowest reward among those tasks.
    */
-  async projects(worker: SessionPrincipal): Promise<WorkProjectItem[]> {
+  async projects(worker: SessionPrincipal): Promise<WorkProjectResponse[]> {
     return (await this.projectLists.get(worker.userId, () => this.loadProjects(worker))) ?? [];
   }
 
@@ -51,7 +44,7 @@ export class WorkSummaryService {
     this.projectLists.delete(worker.userId);
   }
 
-  private async loadProjects(worker: SessionPrincipal): Promise<WorkProjectItem[]> {
+  private async loadProjects(worker: SessionPrincipal): Promise<WorkProjectResponse[]> {
     const rows: Array<{
       id: string;
       display_name: string;

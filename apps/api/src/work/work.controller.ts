@@ -1,14 +1,14 @@
-import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse, WorkSubmissionsPage } from '@crowdbox/contracts';
+import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse, WorkProjectResponse, WorkSubmissionsPage } from '@crowdbox/contracts';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SessionGuard } from '../auth/session.guard';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { CheckoutsService } from './checkouts.service';
-import { CheckoutDto, SubmitDto, WorkSubmissionsQueryDto } from './dto/work.dto';
+import { CheckoutDto, ReleaseDto, SubmitDto, WorkSubmissionsQueryDto } from './dto/work.dto';
 import { SubmitService } from './submit.service';
 import { WorkHistoryService } from './work-history.service';
-import { WorkSummaryService, type WorkProjectItem } from './work-summary.service';
+import { WorkSummaryService } from './work-summary.service';
 
 /** The worker API (API.md §3): find work, lease a task, submit boxes, give a task back. */
 @ApiTags('work')
@@ -24,7 +24,7 @@ export class WorkController {
   ) {}
 
   @Get('projects')
-  async projects(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<WorkProjectItem[]>> {
+  async projects(@CurrentSession() worker: SessionPrincipal): Promise<DataBody<WorkProjectResponse[]>> {
     return { data: await this.summary.projects(worker) };
   }
 
@@ -60,10 +60,15 @@ export class WorkController {
     return { data: await this.forgettingProjects(worker, this.submissions.submit(worker, id, body)) };
   }
 
+  /** Gives the task back; `problem` says what is wrong with it, for its owner (docs/decisions.md, "Problem reports"). */
   @Post('checkouts/:id/release')
   @HttpCode(200)
-  async release(@CurrentSession() worker: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ checkout_id: string; state: string }>> {
-    return { data: await this.forgettingProjects(worker, this.checkouts.release(worker, id)) };
+  async release(
+    @CurrentSession() worker: SessionPrincipal,
+    @Param('id') id: string,
+    @Body() body: ReleaseDto,
+  ): Promise<DataBody<{ checkout_id: string; state: string }>> {
+    return { data: await this.forgettingProjects(worker, this.checkouts.release(worker, id, body.problem ?? null)) };
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { TaskAnnotationsRecord } from '../requester/responses';
-import type { LabelInfo } from '../work/work.schema';
+import type { LabelInfo, TaskProblem } from '../work/work.schema';
 
 /**
  * What the console API (API.md §4) answers, beyond projects and keys: the task list and task page,
@@ -18,6 +18,8 @@ export interface ConsoleTaskRow {
   required_submissions: number;
   submission_count: number;
   active_checkouts: number;
+  /** How many workers gave the task back reporting a problem with it (docs/decisions.md "Problem reports"). */
+  problem_reports: number;
   created_at: string;
   completed_at: string | null;
   cancelled_at: string | null;
@@ -33,13 +35,16 @@ export interface ConsoleTaskDetail extends ConsoleTaskRow {
    * loads the image at another size scales the boxes by the ratio.
    */
   frame: { width: number; height: number } | null;
+  /** The problems workers reported when they gave the task back, most reported first; empty when none did. */
+  problems: Array<{ problem: TaskProblem; count: number; last_reported_at: string }>;
   /** Consensus boxes (empty until complete) and every worker's own boxes. */
   results: TaskAnnotationsRecord;
 }
 
 /** GET /api/console/projects/:uuid/progress */
 export interface ProjectProgress {
-  tasks: { total: number; complete: number; outstanding: number; cancelled: number };
+  /** `reported`: outstanding tasks that at least one worker gave back reporting a problem. */
+  tasks: { total: number; complete: number; outstanding: number; cancelled: number; reported: number };
   submissions: number;
   paid_cents: number;
   /** What outstanding tasks will still pay: their missing submissions x reward. */

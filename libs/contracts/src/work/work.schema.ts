@@ -32,6 +32,23 @@ export const submitBodySchema = objectBody(
 );
 export type SubmitBody = z.output<typeof submitBodySchema>;
 
+/**
+ * Why a worker gives a task back, when it is the task's fault (POST /api/work/checkouts/:id/release,
+ * docs/decisions.md "Problem reports"): its owner sees the count of each on the task.
+ */
+export const TASK_PROBLEMS = ['image_broken', 'unclear_instructions', 'offensive_content', 'other'] as const;
+export type TaskProblem = (typeof TASK_PROBLEMS)[number];
+
+/** POST /api/work/checkouts/:id/release: no body (or `{}`) is a plain skip; `problem` reports one. */
+export const releaseBodySchema = objectBody(
+  z.object({
+    problem: z
+      .enum(TASK_PROBLEMS, { error: `must be one of ${TASK_PROBLEMS.join(', ')}` })
+      .optional(),
+  }),
+);
+export type ReleaseBody = z.output<typeof releaseBodySchema>;
+
 export interface LabelInfo {
   name: string;
   color: string;
@@ -70,6 +87,12 @@ export interface WorkProjectResponse {
   reward: number;
   allowed_completion_time_seconds: number;
   available_task_count: number;
+  /**
+   * The lowest reward of the tasks this worker could take; `reward` is the highest (as before, for
+   * callers that read it). Tasks go out oldest first, not best paid first, so the next one may pay
+   * anything between the two.
+   */
+  min_reward: number;
 }
 
 export interface EarningsResponse {

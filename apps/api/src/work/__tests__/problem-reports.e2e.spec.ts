@@ -1,0 +1,137 @@
+import { aRequester, addTask, signUp, A_BOX, type Requester, type SignedIn } from '../../../test/factories';
+import { startTestApp, type TestApp } from '../../../test/test-app';
+import { expireLeases } from '../lease-expiry';
+
+const IMAGE = { image_width: 640, image_height: 480 };
+
+/**
+ * A worker who gives a task back may say what is wrong with it (docs/decisions.md, "Problem reports"),
+ * and the task's owner sees it on the task, in the task list and in the project's progress.
+ */
+describe('problem reports: POST /api/work/checkouts/:id/release with a problem', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const newTask = async (r: Requester, required = 1): Promise<string> => {
+    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: required });
+    expect(res.status).toBe(201);
+    return res.body.data.task_uuid;
+  };
+  const checkOut = async (w: SignedIn, r: Requester): Promise<{ checkout_id: string; task_uuid: string }> => {
+    const res = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
+    expect(res.status).toBe(201);
+    return res.body.data;
+  };
+  const release = (w: SignedIn, checkoutId: string, body?: Record<string, unknown>) =>
+    t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/release`, headers: w.auth, ...(body ? { body } : {}) });
+  const submit = (w: SignedIn, checkoutId: string) =>
+    t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/submit`, headers: w.auth, body: { annotations: [A_BOX], ...IMAGE } });
+  const console = (r: Requester, path: string) => t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}${path}`, headers: r.auth });
+  const problemOf = async (checkoutId: string): Promise<string | null> =>
+    (await t.db.query('SELECT problem FROM checkouts WHERE id = $1', [checkoutId]))[0].problem;
+
+  it('keeps the problem, and shows the owner each kind counted on the task, its row, the progress and a filter', async () => {
+    const r = await aRequester(t);
+    const reported = await newTask(r, 3);
+    const quiet = await newTask(r, 3);
+    const [w1, w2, w3] = await Promise.all([signUp(t), signUp(t), signUp(t)]);
+
+    const l1 = await checkOut(w1, r);
+    expect(l1.task_uuid).toBe(reported);
+    expect(await release(w1, l1.checkout_id, { problem: 'image_broken' })).toMatchObject({ status: 200, body: { data: { checkout_id: l1.checkout_id, state: 'released' } } });
+    const l2 = await checkOut(w2, r);
+    expect((await release(w2, l2.checkout_id, { problem: 'image_broken' })).status).toBe(200);
+    const l3 = await checkOut(w3, r);
+    expect((await release(w3, l3.checkout_id, { problem: 'unclear_instructions' })).status).toBe(200);
+    // A plain skip reports nothing.
+    const l4 = await checkOut(w1, r);
+    expect(l4.task_uuid).toBe(quiet);
+    expect((await release(w1, l4.checkout_id)).status).toBe(200);
+    expect(await problemOf(l4.checkout_id)).toBeNull();
+
+    const detail = await console(r, `/tasks/${reported}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.data.problem_reports).toBe(3);
+    expect(detail.body.data.problems).toEqual([
+      { problem: 'image_broken', count: 2, last_reported_at: expect.any(String) },
+      { problem: 'unclear_instructions', count: 1, last_reported_at: expect.any(String) },
+    ]);
+    expect((await console(r, `/tasks/${quiet}`)).body.data).toMatchObject({ problem_reports: 0, problems: [] });
+
+    const rows = (await console(r, '/tasks')).body.data as Array<{ task_uuid: string; problem_reports: number }>;
+    expect(Object.fromEntries(rows.map((row) => [row.task_uuid, row.problem_reports]))).toEqual({ [reported]: 3, [quiet]: 0 });
+    const filtered = await console(r, '/tasks?reported=true');
+    expect(filtered.body.data.map((row: { task_uuid: string }) => row.task_uuid)).toEqual([reported]);
+    expect((await console(r, '/tasks?reported=true&state=complete')).body.data).toEqual([]);
+    expect(await console(r, '/tasks?reported=yes')).toMatchObject({ status: 422, body: { errors: [{ field: 'reported', detail: 'must be true, or left out' }] } });
+
+    expect((await console(r, '/progress')).body.data.tasks).toMatchObject({ outstanding: 2, reported: 1 });
+  });
+
+  it('counts only outstanding tasks as reported in the progress, and keeps the reports on a task completed since', async () => {
+    const r = await aRequester(t);
+    const taskId = await newTask(r, 1);
+    const [w1, w2] = await Promise.all([signUp(t), signUp(t)]);
+    const l1 = await checkOut(w1, r);
+    expect((await release(w1, l1.checkout_id, { problem: 'other' })).status).toBe(200);
+    expect((await console(r, '/progress')).body.data.tasks.reported).toBe(1);
+
+    const l2 = await checkOut(w2, r);
+    expect((await submit(w2, l2.checkout_id)).status).toBe(201);
+    expect((await console(r, '/progress')).body.data.tasks).toMatchObject({ complete: 1, reported: 0 });
+    expect((await console(r, `/tasks/${taskId}`)).body.data).toMatchObject({ state: 'complete', problem_reports: 1, problems: [{ problem: 'other', count: 1 }] });
+  });
+
+  it('refuses an unknown problem in the contract’s shape and leaves the lease held', async () => {
+    const r = await aRequester(t);
+    await newTask(r);
+    const w = await signUp(t);
+    const lease = await checkOut(w, r);
+    for (const problem of ['broken', '', 42, null]) {
+      const res = await release(w, lease.checkout_id, { problem });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        errors: [{ field: 'problem', detail: 'must be one of image_broken, unclear_instructions, offensive_content, other' }],
+      });
+    }
+    const state = await t.db.query('SELECT state, problem FROM checkouts WHERE id = $1', [lease.checkout_id]);
+    expect(state).toEqual([{ state: 'active', problem: null }]);
+  });
+
+  it('keeps a report sent after the lease ran out, but never replaces one, and never marks a submitted or another worker’s lease', async () => {
+    const r = await aRequester(t);
+    await newTask(r, 2);
+    const [w1, w2] = await Promise.all([signUp(t), signUp(t)]);
+    const ranOut = await checkOut(w1, r);
+    // Its time ran out and the sweep ended it while the worker chose the reason.
+    await t.db.query(`UPDATE checkouts SET expires_at = now() - interval '1 second', checked_out_at = now() - interval '1 hour' WHERE id = $1`, [ranOut.checkout_id]);
+    expect(await expireLeases(t.db)).toContain(ranOut.checkout_id);
+    expect(await release(w1, ranOut.checkout_id, { problem: 'offensive_content' })).toMatchObject({ status: 200, body: { data: { state: 'expired' } } });
+    expect(await problemOf(ranOut.checkout_id)).toBe('offensive_content');
+    // Sent again (a retry), or with another reason: the first stays.
+    expect((await release(w1, ranOut.checkout_id, { problem: 'other' })).status).toBe(200);
+    expect(await problemOf(ranOut.checkout_id)).toBe('offensive_content');
+
+    const submitted = await checkOut(w2, r);
+    expect((await submit(w2, submitted.checkout_id)).status).toBe(201);
+    expect((await release(w1, submitted.checkout_id, { problem: 'other' })).status).toBe(404);
+    expect((await release(w2, submitted.checkout_id, { problem: 'other' })).status).toBe(422);
+    expect(await problemOf(submitted.checkout_id)).toBeNull();
+  });
+
+  it('holds a problem only on a lease that ended unsubmitted, whatever statement writes it', async () => {
+    const r = await aRequester(t);
+    await newTask(r);
+    const w = await signUp(t);
+    const lease = await checkOut(w, r);
+    await expect(t.db.query(`UPDATE checkouts SET problem = 'other' WHERE id = $1`, [lease.checkout_id])).rejects.toThrow(/ck_checkouts_problem/);
+    await expect(
+      t.db.query(`UPDATE checkouts SET state = 'released', ended_at = now(), problem = 'bad' WHERE id = $1`, [lease.checkout_id]),
+    ).rejects.toThrow(/ck_checkouts_problem/);
+  });
+});
