@@ -47,8 +47,8 @@ export class ConsoleTasksService {
               coalesce(sum((required_submissions - submission_count) * reward)
                        FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL), 0) AS committed,
               (SELECT coalesce(sum(s.reward), 0) FROM submissions s JOIN tasks st ON st.id = s.task_id WHERE st.project_id = $1) AS paid,
-              (SELECT count(DISTINCT c.task_id) FROM checkouts c JOIN tasks rt ON rt.id = c.task_id
-                WHERE c.problem IS NOT NULL AND rt.project_id = $1 AND rt.completed_at IS NULL AND rt.cancelled_at IS NULL) AS reported
+              count(*) FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL
+                                 AND id IN (SELECT task_id FROM checkouts WHERE problem IS NOT NULL)) AS reported
          FROM tasks WHERE project_id = $1`,
       [project.id],
     );
