@@ -19,7 +19,7 @@ import { api, apiRequest } from '../../api/client';
 
 /** The console API (API.md §4), typed as apps/api/src/console, projects and webhooks answer it. */
 
-export type { ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskState, WebhookEventState } from '@crowdbox/contracts';
+export type { ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskProblem, TaskState, WebhookEventState } from '@crowdbox/contracts';
 export type CancelResult = CancelOutstandingResult;
 export type WebhookEndpoint = WebhookEndpointInfo;
 export type WebhookSettings = WebhookSettingsResponse;
@@ -48,9 +48,12 @@ export const consoleApi = {
   updateProject: (uuid: string, readUpdatedAt: string, body: UpdateProjectBody) =>
     api.patch<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, { ...body, expected_updated_at: readUpdatedAt }),
   progress: (uuid: string, signal?: AbortSignal) => api.get<ProjectProgress>(`/api/console/projects/${id(uuid)}/progress`, signal),
-  /** The task list keeps `next_cursor` beside `data`, so this reads the whole body. */
-  tasks: (uuid: string, options: { state?: TaskState; before?: string; limit?: number }, signal?: AbortSignal) =>
-    api.getBody<TaskPage>(`/api/console/projects/${id(uuid)}/tasks${query(options)}`, signal),
+  /**
+   * The task list keeps `next_cursor` beside `data`, so this reads the whole body. `reported` lists only
+   * tasks with a worker's problem report; the API takes `true` or nothing, so false is left out.
+   */
+  tasks: (uuid: string, { reported, ...options }: { state?: TaskState; reported?: boolean; before?: string; limit?: number }, signal?: AbortSignal) =>
+    api.getBody<TaskPage>(`/api/console/projects/${id(uuid)}/tasks${query({ ...options, reported: reported ? 'true' : undefined })}`, signal),
   task: (uuid: string, taskUuid: string, signal?: AbortSignal) =>
     api.get<ConsoleTaskDetail>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}`, signal),
   resultsUrl: (uuid: string, format: 'json' | 'coco') => `/api/console/projects/${id(uuid)}/results?format=${format}`,

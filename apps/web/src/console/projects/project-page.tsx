@@ -7,8 +7,9 @@ import { LoadView } from '../components/load-view';
 import { ProgressBar } from '../components/progress-bar';
 import { Stat } from '../components/stat';
 import { consoleApi, type ProjectProgress } from '../lib/console-api';
-import { formatCents, formatCount, formatDuration } from '../lib/format';
+import { formatCents, formatCount, formatDuration, plural } from '../lib/format';
 import { useLoad } from '../lib/use-load';
+import { taskListPath } from '../tasks/task-list-query';
 import { CancelOutstanding } from './cancel-outstanding';
 import { ProjectHeader } from './project-header';
 
@@ -65,9 +66,17 @@ function Overview({ project, progress, onChanged }: { project: ConsoleProjectRes
             <Stat label="Paid to workers" value={formatCents(progress.paid_cents)} testId="stat-paid" />
             <Stat label="Committed" value={formatCents(progress.committed_cents)} testId="stat-committed" />
           </dl>
+          {tasks.reported > 0 && (
+            <p className="alert warning" data-testid="reported-tasks">
+              <span aria-hidden="true">⚠ </span>
+              <Link to={taskListPath(project.uuid, { state: 'incomplete', reported: true })}>
+                {plural(tasks.reported, 'outstanding task')} reported by workers
+              </Link>
+            </p>
+          )}
           <p className="cbc-small muted">
             Committed is what outstanding tasks will still pay when every missing submission arrives.{' '}
-            <Link to={`/console/projects/${project.uuid}/tasks`}>See the tasks</Link>
+            <Link to={taskListPath(project.uuid)}>See the tasks</Link>
           </p>
         </section>
 

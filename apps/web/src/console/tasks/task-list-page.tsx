@@ -3,9 +3,10 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type TaskState } from '../lib/console-api';
-import { formatCents, shortId } from '../lib/format';
+import { formatCents, plural, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
+import { readTaskListQuery, taskListSearch } from './task-list-query';
 import { TaskStateBadge } from './task-state-badge';
 
 const PAGE_SIZE = 25;
@@ -16,36 +17,40 @@ const FILTERS: Array<{ value: TaskState | ''; label: string }> = [
   { value: 'cancelled', label: 'Cancelled' },
 ];
 
-function parseState(value: string | null): TaskState | undefined {
-  return value === 'incomplete' || value === 'complete' || value === 'cancelled' ? value : undefined;
-}
-
 /** The filter's name as its menu shows it: "All tasks", "Outstanding", … */
 function filterLabel(state: TaskState | undefined): string {
   return FILTERS.find((f) => f.value === (state ?? ''))?.label ?? '';
 }
 
-/** Names the list the table shows (for screen readers): which tasks, in what order, which page. */
-function caption(state: TaskState | undefined, page: number): string {
-  const which = state ? `${filterLabel(state)} tasks` : filterLabel(undefined);
-  return `${which}, newest first, page ${page}`;
+/** Which tasks the list holds, as the caption and the empty list name them: "Outstanding tasks reported by workers". */
+function listName(state: TaskState | undefined, reported: boolean): string {
+  return `${state ? `${filterLabel(state)} tasks` : filterLabel(undefined)}${reported ? ' reported by workers' : ''}`;
 }
 
-/** /console/projects/:uuid/tasks: newest first, filtered by state (kept in the address), 25 a page. */
+/** Names the list the table shows (for screen readers): which tasks, in what order, which page. */
+function caption(state: TaskState | undefined, reported: boolean, page: number): string {
+  return `${listName(state, reported)}, newest first, page ${page}`;
+}
+
+function emptyText(state: TaskState | undefined, reported: boolean): string {
+  if (reported) return state ? `No ${listName(state, true).toLowerCase()}.` : 'No task has been reported by workers.';
+  if (state) return `No ${filterLabel(state).toLowerCase()} tasks.`;
+  return 'No tasks yet. Add some through the requester API (see the first call on the Overview).';
+}
+
+/**
+ * /console/projects/:uuid/tasks: newest first, filtered by state and by workers' problem reports, 25 a
+ * page. The filters and the page are kept in the address (task-list-query.ts); the filters and the
+ * project's Tasks tab leave the cursors out, so another filter starts on its page 1.
+ */
 export function TaskListPage() {
   const { projectUuid = '' } = useParams();
   const [params, setParams] = useSearchParams();
-  const state = parseState(params.get('state'));
-  // The cursors of the pages stepped through to this one (`before`, repeated), the last being this page's.
-  // They live in the address, so Back from a task, a reload or a copied link shows the same page; the
-  // filter menu and the project's Tasks tab leave them out, so another filter starts on its page 1.
-  const cursors = params.getAll('before');
+  const { state, reported, cursors } = readTaskListQuery(params);
   const before = cursors[cursors.length - 1];
-  const setCursors = (next: string[]) => {
-    const search = new URLSearchParams(state ? { state } : {});
-    for (const cursor of next) search.append('before', cursor);
-    setParams(search);
-  };
+  const setCursors = (next: string[]) => setParams(taskListSearch({ state, reported, cursors: next }));
+  // A filter replaces the entry, as the menu always has: Back leaves the list rather than undoing a filter.
+  const setFilters = (filters: { state: TaskState | undefined; reported: boolean }) => setParams(taskListSearch(filters), { replace: true });
   const filterId = useId();
   // The pager is gone while the next page loads, taking the focus with it: the button pressed gets it
   // back, or the other one when the pressed one is disabled now (at the first or the last page).
@@ -54,7 +59,7 @@ export function TaskListPage() {
   const newerRef = useRef<HTMLButtonElement>(null);
 
   const project = useLoad((signal) => consoleApi.project(projectUuid, signal), [projectUuid]);
-  const page = useLoad((signal) => consoleApi.tasks(projectUuid, { state, before, limit: PAGE_SIZE }, signal), [projectUuid, state, before]);
+  const page = useLoad((signal) => consoleApi.tasks(projectUuid, { state, reported, before, limit: PAGE_SIZE }, signal), [projectUuid, state, reported, before]);
 
   const title = project.state.status === 'ok' ? project.state.data.display_name : 'Project';
 
@@ -76,9 +81,7 @@ export function TaskListPage() {
             className="input"
             value={state ?? ''}
             data-testid="task-filter"
-            onChange={(e) => {
-              setParams(e.target.value ? { state: e.target.value } : {}, { replace: true });
-            }}
+            onChange={(e) => setFilters({ state: (e.target.value as TaskState) || undefined, reported })}
           >
             {FILTERS.map((f) => (
               <option key={f.value} value={f.value}>
@@ -87,6 +90,10 @@ export function TaskListPage() {
             ))}
           </select>
         </div>
+        <label className="cbc-check">
+          <input type="checkbox" checked={reported} data-testid="reported-filter" onChange={(e) => setFilters({ state, reported: e.target.checked })} />
+          Reported by workers
+        </label>
         <button type="button" className="button small" onClick={page.reload}>
           Refresh
         </button>
@@ -97,21 +104,18 @@ export function TaskListPage() {
             {data.length === 0 ? (
               <div className="card cbc-empty">
                 <p>
-                  {cursors.length > 0
-                    ? 'No more tasks.'
-                    : state
-                      ? `No ${filterLabel(state).toLowerCase()} tasks.`
-                      : 'No tasks yet. Add some through the requester API (see the first call on the Overview).'}
+                  {cursors.length > 0 ? 'No more tasks.' : emptyText(state, reported)}
                 </p>
               </div>
             ) : (
               <div className="table-scroll card cbc-table-card">
                 <table className="table" data-testid="task-table">
-                  <caption className="visually-hidden">{caption(state, cursors.length + 1)}</caption>
+                  <caption className="visually-hidden">{caption(state, reported, cursors.length + 1)}</caption>
                   <thead>
                     <tr>
                       <th scope="col">Task</th>
                       <th scope="col">State</th>
+                      <th scope="col">Problems</th>
                       <th scope="col" className="num">
                         Submissions
                       </th>
@@ -135,6 +139,16 @@ export function TaskListPage() {
                         </td>
                         <td>
                           <TaskStateBadge state={task.state} />
+                        </td>
+                        <td>
+                          {task.problem_reports > 0 ? (
+                            <span className="cbc-reported" data-testid="task-problem-reports">
+                              <span aria-hidden="true">⚠ </span>
+                              {plural(task.problem_reports, 'problem report')}
+                            </span>
+                          ) : (
+                            <span className="muted">—</span>
+                          )}
                         </td>
                         <td className="num">
                           {task.submission_count} / {task.required_submissions}

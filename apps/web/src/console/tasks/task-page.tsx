@@ -9,6 +9,7 @@ import { consoleApi, type ConsoleTaskDetail } from '../lib/console-api';
 import { formatCents, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
+import { ProblemReports } from './problem-reports';
 import { TaskStateBadge } from './task-state-badge';
 
 /** Stroke colours for workers' boxes, apart from one another and from the solid consensus boxes. */
@@ -156,6 +157,8 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
           </dl>
         </section>
       </div>
+
+      <ProblemReports problems={task.problems} />
 
       <section className="card cbc-task__consensus" aria-labelledby="consensus-title">
         <h2 id="consensus-title">Consensus boxes</h2>
