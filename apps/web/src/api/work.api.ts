@@ -4,6 +4,7 @@ import {
   type EarningsResponse,
   type SubmitBody,
   type SubmitResponse,
+  type TaskProblem,
   type WorkProjectResponse,
   type WorkSubmissionsPage,
 } from '@crowdbox/contracts';
@@ -37,7 +38,9 @@ export const workApi = {
     api.post<SubmitResponse>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/submit`, body),
   /** One lease's state (active, submitted, released, expired, cancelled, completed), read without changing it. */
   checkoutState: (checkoutId: string) => api.get<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}`),
-  release: (checkoutId: string) => api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`),
+  /** Gives the lease back (Skip); with `problem`, says what is wrong with the task (a problem report, for its owner). */
+  release: (checkoutId: string, problem?: TaskProblem) =>
+    api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`, problem ? { problem } : {}),
 };
 
 // The details the worker API answers with, matched exactly (one definition: libs/contracts WORK_ERROR).

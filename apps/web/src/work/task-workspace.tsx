@@ -1,13 +1,14 @@
 import { Annotator, type ImageStatus } from '@crowdbox/annotator';
 import type { Box, ImageSize } from '@crowdbox/boxes';
-import type { CheckoutResponse } from '@crowdbox/contracts';
+import type { CheckoutResponse, TaskProblem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { BoxCount, maxBoxesOf } from './box-count';
 import { Countdown } from './countdown';
-import { SkipConfirm } from './skip-confirm';
 import { toSubmittedBoxes } from './image-frame';
+import { LazyProblemReport, preloadProblemReport } from './lazy-problem-report';
+import { SkipConfirm } from './skip-confirm';
 import type { ActionFailure } from './lease-notices';
 import { TaskPrompt } from './task-prompt';
 import { useTaskBoxes, type TaskBoxesInput } from './use-task-boxes';
@@ -22,11 +23,12 @@ export interface TaskWorkspaceProps extends TaskBoxesInput {
   failure: ActionFailure | null;
   /** `stop`: "Submit and stop", no next task. */
   onSubmit: (checkout: CheckoutResponse, boxes: Box[], image: ImageSize, stop: boolean) => void;
-  onSkip: (checkout: CheckoutResponse) => void;
+  /** Skip; with `problem`, "Report and skip". */
+  onSkip: (checkout: CheckoutResponse, problem?: TaskProblem) => void;
   onExpired: (checkout: CheckoutResponse, boxesDrawn: number) => void;
 }
 
-/** One leased task: the image with the annotator, and beside it the prompt, the countdown, Submit and Skip. */
+/** One leased task: the image with the annotator, and beside it the prompt, the countdown, Submit, Skip and Report a problem. */
 export function TaskWorkspace(props: TaskWorkspaceProps) {
   const { checkout, busy } = props;
   const { boxes, image, kept, onChange, onImageSize, current } = useTaskBoxes(props);
@@ -35,22 +37,38 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
 
   // Skip with boxes drawn asks first (skip-confirm.tsx); "Keep drawing" puts the focus back on Skip.
   const [confirmingSkip, setConfirmingSkip] = useState(false);
+  // "Report a problem" (problem-report.tsx), opened by its button or, on image_broken, by the failed image's.
+  const [reporting, setReporting] = useState<{ initial?: TaskProblem; opener: RefObject<HTMLButtonElement | null> } | null>(null);
   const skipButton = useRef<HTMLButtonElement>(null);
-  const refocusSkip = useRef(false);
+  const reportButton = useRef<HTMLButtonElement>(null);
+  const brokenImageButton = useRef<HTMLButtonElement>(null);
+  // The button to focus once the panel that replaced it is closed without sending (the actions come back new).
+  const refocus = useRef<RefObject<HTMLButtonElement | null> | null>(null);
   useEffect(() => {
-    if (confirmingSkip || !refocusSkip.current) return;
-    refocusSkip.current = false;
-    skipButton.current?.focus();
-  }, [confirmingSkip]);
+    if (confirmingSkip || reporting || !refocus.current) return;
+    refocus.current.current?.focus();
+    refocus.current = null;
+  }, [confirmingSkip, reporting]);
   const { onSkip } = props;
   const skip = useCallback(() => {
     setConfirmingSkip(false);
     onSkip(checkout);
   }, [onSkip, checkout]);
   const keepDrawing = useCallback(() => {
-    refocusSkip.current = true;
+    refocus.current = skipButton;
     setConfirmingSkip(false);
   }, []);
+  const report = useCallback(
+    (problem: TaskProblem) => {
+      setReporting(null);
+      onSkip(checkout, problem);
+    },
+    [onSkip, checkout],
+  );
+  const cancelReport = useCallback(() => {
+    refocus.current = reporting?.opener ?? null;
+    setReporting(null);
+  }, [reporting]);
 
   const maxBoxes = maxBoxesOf(checkout);
   // A draft kept from before the maximum (or another tab's boxes) may hold more: kept, not cut, but not sent.
@@ -117,13 +135,31 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
           </p>
         )}
         {imageFailed && (
-          <p className="alert warning" id={imageErrorId} data-testid="image-failed">
-            The image didn&rsquo;t load: Retry on the image, or Skip to get another task.
-          </p>
+          <div className="alert warning image-failed">
+            <p id={imageErrorId} data-testid="image-failed">
+              The image didn&rsquo;t load: Retry on the image, or Skip to get another task.
+            </p>
+            {/* Opens the panel on image_broken rather than reporting at once: the worker sees what is sent (the
+                failure may be their own network) and, if boxes are drawn, that they go; one path for every report. */}
+            <button
+              ref={brokenImageButton}
+              type="button"
+              className="button small"
+              disabled={busy !== null}
+              onClick={() => setReporting({ initial: 'image_broken', opener: brokenImageButton })}
+              onPointerEnter={preloadProblemReport}
+              onFocus={preloadProblemReport}
+              data-testid="report-broken-image"
+            >
+              Report broken image and skip
+            </button>
+          </div>
         )}
         {checkout.external_image_url && <BoxCount id={countId} count={boxes.length} max={maxBoxes} />}
         {confirmingSkip && busy === null ? (
           <SkipConfirm boxes={boxes.length} onSkip={skip} onKeep={keepDrawing} />
+        ) : reporting && busy === null ? (
+          <LazyProblemReport boxes={boxes.length} initial={reporting.initial} onReport={report} onCancel={cancelReport} />
         ) : (
           <div className="task-actions">
             <button
@@ -156,6 +192,18 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               data-testid="skip-task"
             >
               {busy === 'skip' ? 'Skipping…' : 'Skip'}
+            </button>
+            <button
+              ref={reportButton}
+              type="button"
+              className="button"
+              disabled={busy !== null}
+              onClick={() => setReporting({ opener: reportButton })}
+              onPointerEnter={preloadProblemReport}
+              onFocus={preloadProblemReport}
+              data-testid="report-problem"
+            >
+              Report a problem
             </button>
           </div>
         )}

@@ -1,5 +1,5 @@
 import type { Box, ImageSize } from '@crowdbox/boxes';
-import type { CheckoutResponse, ErrorItem } from '@crowdbox/contracts';
+import type { CheckoutResponse, ErrorItem, TaskProblem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
@@ -146,9 +146,10 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   // for those seconds the server still holds it: "Next task" would get it back, only to end it again at
   // once. It is given back instead (refused harmlessly if the server has expired it meanwhile), which
   // also frees its slot for other workers a little sooner.
+  // `problem`: a problem report whose own request failed as the time ran out; the server keeps it on the ended lease.
   const giveBack = useCallback(
-    (checkout: CheckoutResponse, boxes: number) => {
-      givingBack.current = workApi.release(checkout.checkout_id).catch(() => undefined);
+    (checkout: CheckoutResponse, boxes: number, problem?: TaskProblem) => {
+      givingBack.current = workApi.release(checkout.checkout_id, problem).catch(() => undefined);
       end(checkout, 'expired', boxes);
     },
     [end],
@@ -282,20 +283,21 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
     [done, end, giveBack, learnMaxBoxes, readBack, relabel, sendFor],
   );
 
+  /** Gives the task back and takes the next; with `problem`, reports what is wrong with it ("Report and skip"). */
   const skip = useCallback(
-    async (checkout: CheckoutResponse) => {
+    async (checkout: CheckoutResponse, problem?: TaskProblem) => {
       stopAfter.current = false;
       const answered = sendFor(checkout, 'skip');
       let leaseState: string;
       try {
-        ({ state: leaseState } = await workApi.release(checkout.checkout_id));
+        ({ state: leaseState } = await workApi.release(checkout.checkout_id, problem));
       } catch (error) {
         const late = answered();
         const outcome = leaseOutcomeOf(error);
         if (outcome === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
         if (outcome) return end(checkout, outcome, 0);
         // The countdown ended while the Skip was out: end the task as the countdown would have.
-        if (late) return unsureFor.current === checkout.checkout_id ? readBack(checkout, 0) : giveBack(checkout, 0);
+        if (late) return unsureFor.current === checkout.checkout_id ? readBack(checkout, 0) : giveBack(checkout, 0, problem);
         setBusy(null);
         setFailure({ title: 'The task was not skipped', errors: errorItems(error) });
         return;
