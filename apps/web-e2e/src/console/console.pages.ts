@@ -69,7 +69,12 @@ export class ProjectFormPage {
 }
 
 export class ProjectOverviewPage {
-  constructor(readonly page: Page) {}
+  /** "N outstanding tasks reported by workers", a link to them; absent when none is. */
+  readonly reportedTasks: Locator;
+
+  constructor(readonly page: Page) {
+    this.reportedTasks = page.getByTestId('reported-tasks');
+  }
 
   async open(projectUuid: string): Promise<void> {
     await this.page.goto(`/console/projects/${projectUuid}`);
@@ -105,9 +110,12 @@ export class ProjectOverviewPage {
 
 export class TaskListPage {
   readonly rows: Locator;
+  /** The "Reported by workers" checkbox beside the state menu. */
+  readonly reportedFilter: Locator;
 
   constructor(readonly page: Page) {
     this.rows = page.getByTestId('task-row');
+    this.reportedFilter = page.getByLabel('Reported by workers', { exact: true });
   }
 
   async open(projectUuid: string, state?: 'incomplete' | 'complete' | 'cancelled'): Promise<void> {
@@ -121,6 +129,12 @@ export class TaskListPage {
 
   async filter(label: 'All tasks' | 'Outstanding' | 'Complete' | 'Cancelled'): Promise<void> {
     await this.page.getByTestId('task-filter').selectOption({ label });
+  }
+
+  /** What the row says of the workers' problem reports: "⚠ 2 problem reports", or "" when none. */
+  async problemReports(taskUuid: string): Promise<string> {
+    const reports = this.row(taskUuid).getByTestId('task-problem-reports');
+    return (await reports.count()) ? reports.innerText() : '';
   }
 
   /** The table's caption: which tasks it lists, and the page (empty when there is no table). */
@@ -139,11 +153,29 @@ export class TaskDetailPage {
   readonly annotator: AnnotatorPage;
   readonly consensusRows: Locator;
   readonly workerToggles: Locator;
+  /** The "Problems reported by workers" section, found by its heading as a screen reader would. */
+  readonly problems: Locator;
 
   constructor(readonly page: Page) {
     this.annotator = new AnnotatorPage(page);
     this.consensusRows = page.getByTestId('consensus-row');
     this.workerToggles = page.getByTestId('worker-toggle');
+    this.problems = page.getByRole('region', { name: 'Problems reported by workers' });
+  }
+
+  async open(projectUuid: string, taskUuid: string): Promise<void> {
+    await this.page.goto(`/console/projects/${projectUuid}/tasks/${taskUuid}`);
+    await this.problems.waitFor();
+  }
+
+  /** Each reported problem as its row reads: the words, the count, and the exact time its <time> holds. */
+  async problemRows(): Promise<Array<{ problem: string; count: string; lastReportedAt: string | null }>> {
+    return this.problems.getByTestId('problem-row').evaluateAll((rows) =>
+      rows.map((row) => {
+        const cells = row.querySelectorAll('td');
+        return { problem: cells[0].innerText, count: cells[1].innerText, lastReportedAt: cells[2].querySelector('time')?.getAttribute('datetime') ?? null };
+      }),
+    );
   }
 
   /**
