@@ -1,13 +1,19 @@
 import type { Locator, Page } from 'playwright-core';
 import { AnnotatorPage, type ImageBox } from './annotator.page';
 
-/** /work/:projectUuid — one leased task: the annotator, the prompt, the countdown, Submit and Skip. */
+/** /work/:projectUuid — one leased task: the annotator, the prompt, the countdown, Submit, Skip and Report a problem. */
 export class TaskPage {
   readonly workspace: Locator;
   readonly prompt: Locator;
   readonly countdown: Locator;
   readonly submitButton: Locator;
   readonly skipButton: Locator;
+  readonly reportProblemButton: Locator;
+  /** In the failed image's message: opens the problem report on "The image does not load or is broken". */
+  readonly reportBrokenImageButton: Locator;
+  /** The "Report a problem" panel, in place of Submit and Skip once opened. */
+  readonly problemReport: Locator;
+  readonly reportAndSkipButton: Locator;
   readonly expired: Locator;
   readonly cancelled: Locator;
   readonly noTask: Locator;
@@ -23,6 +29,10 @@ export class TaskPage {
     this.countdown = page.getByTestId('countdown');
     this.submitButton = page.getByTestId('submit-task');
     this.skipButton = page.getByTestId('skip-task');
+    this.reportProblemButton = page.getByTestId('report-problem');
+    this.reportBrokenImageButton = page.getByTestId('report-broken-image');
+    this.problemReport = page.getByRole('group', { name: 'Report a problem with this task' });
+    this.reportAndSkipButton = this.problemReport.getByRole('button', { name: 'Report and skip' });
     this.expired = page.getByTestId('task-expired');
     this.cancelled = page.getByTestId('task-cancelled');
     this.noTask = page.getByTestId('no-task');
@@ -74,5 +84,10 @@ export class TaskPage {
 
   async skip(): Promise<void> {
     await this.skipButton.click();
+  }
+
+  /** The reason's radio in the open problem report, by its words ("The instructions are unclear"). */
+  reason(words: string): Locator {
+    return this.problemReport.getByRole('radio', { name: words });
   }
 }
