@@ -24,6 +24,8 @@ export interface PageOptions {
   /** Sign this user in (by their session cookie) before the first navigation. */
   as?: SignedIn;
   viewport?: { width: number; height: number };
+  /** A touch screen: touch events, and `(pointer: coarse)` media queries match. */
+  hasTouch?: boolean;
 }
 
 /**
@@ -63,7 +65,11 @@ export class Harness {
 
   /** A fresh browser context and page at 1280x800 unless told otherwise, optionally signed in. */
   async newPage(options: PageOptions = {}): Promise<Page> {
-    const context = await this.browser.newContext({ baseURL: this.baseUrl, viewport: options.viewport ?? { width: 1280, height: 800 } });
+    const context = await this.browser.newContext({
+      baseURL: this.baseUrl,
+      viewport: options.viewport ?? { width: 1280, height: 800 },
+      hasTouch: options.hasTouch ?? false,
+    });
     this.contexts.push(context);
     if (options.as) {
       await context.addCookies([{ name: 'cb_session', value: options.as.token, url: this.baseUrl, httpOnly: true, sameSite: 'Lax' }]);

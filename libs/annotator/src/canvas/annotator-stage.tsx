@@ -1,5 +1,5 @@
 import type Konva from 'konva';
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { JSX } from 'react';
 import { Image as KonvaImage, Label, Layer, Rect, Stage, Tag, Text, Transformer } from './konva-parts';
 import type { OverlayBoxSet } from '../annotator.types';
@@ -14,7 +14,18 @@ import { OverlayBoxes } from './overlay-boxes';
 import { boundResize, boxToScreen, imageToScreenRect, tagPosition } from './stage-geometry.util';
 import { TAG_HEIGHT, useBoxHandlers } from './use-box-handlers';
 import { usePointerGestures } from './use-pointer-gestures';
+import { useTouchPinch } from './use-touch-pinch';
 import { useWheelZoom } from './use-wheel-zoom';
+
+/**
+ * On a touch screen a fingertip covers ~40 px, and an 8 px corner is hard to hit. The corners keep their
+ * drawn size (a larger square would hide a small box) but take presses 12 px around them: the width of
+ * the stroke drawn on Konva's hit canvas only.
+ */
+const TOUCH_ANCHOR_HIT_STROKE = 24;
+const touchAnchor = (anchor: Konva.Rect): void => {
+  anchor.hitStrokeWidth(TOUCH_ANCHOR_HIT_STROKE);
+};
 
 export interface AnnotatorStageProps {
   store: EditorStore;
@@ -57,6 +68,9 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
     onPanningChange,
   });
   const onWheel = useWheelZoom(dispatch);
+  const pinch = useTouchPinch({ dispatch, stageElement: () => stageRef.current?.container() ?? null });
+  // Any touch screen, even beside a mouse: a wider hit area costs a mouse nothing.
+  const touchScreen = useMemo(() => typeof window !== 'undefined' && window.matchMedia?.('(any-pointer: coarse)').matches === true, []);
 
   const { viewport, boxes, selected } = state;
   const selectedBox = selected === null ? null : (boxes[selected] ?? null);
@@ -74,6 +88,15 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
   const onPointerDown = (e: Konva.KonvaEventObject<PointerEvent>): void => {
     onPress();
     const evt = e.evt;
+    if (evt.pointerType === 'touch') {
+      pinch.track(evt);
+      // A second finger makes a pinch: a box the first one was moving or resizing stays where it is now.
+      if (evt.isPrimary === false) {
+        stageRef.current?.find((node: Konva.Node) => node.isDragging()).forEach((node) => node.stopDrag());
+        if (transformerRef.current?.isTransforming()) transformerRef.current.stopTransform();
+        return;
+      }
+    }
     if (evt.button === 1 || (evt.button === 0 && spaceHeld)) {
       evt.preventDefault();
       gestures.startPan(evt);
@@ -126,6 +149,7 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
           keepRatio={false}
           ignoreStroke
           anchorSize={8}
+          anchorStyleFunc={touchScreen ? touchAnchor : undefined}
           borderEnabled={false}
           boundBoxFunc={(oldBox, newBox) => {
             const current = store.getState();

@@ -93,3 +93,26 @@ export function boundResize<T extends NodeRect>(oldBox: T, newBox: T, imageRect:
 export function tagPosition(rect: NodeRect, tagHeight: number): Point {
   return { x: rect.x, y: rect.y >= tagHeight ? rect.y - tagHeight : rect.y };
 }
+
+/** What two fingers did between two moments: zoom by `factor` at `at`, then pan by `dx`, `dy` (stage pixels). */
+export interface PinchStep {
+  at: Point;
+  factor: number;
+  dx: number;
+  dy: number;
+}
+
+/**
+ * Two fingers moved from `from` to `to`: the zoom is the ratio of their distances, about their old
+ * midpoint, and the pan carries that midpoint to the new one, so the image point between the fingers
+ * stays between them, as on any map. Fingers that touch (distance 0) zoom nothing.
+ */
+export function pinchStep(from: readonly [Point, Point], to: readonly [Point, Point]): PinchStep {
+  const mid = (pair: readonly [Point, Point]): Point => ({ x: (pair[0].x + pair[1].x) / 2, y: (pair[0].y + pair[1].y) / 2 });
+  const spread = (pair: readonly [Point, Point]): number => Math.hypot(pair[1].x - pair[0].x, pair[1].y - pair[0].y);
+  const a = mid(from);
+  const b = mid(to);
+  const before = spread(from);
+  const after = spread(to);
+  return { at: a, factor: before > 0 && after > 0 ? after / before : 1, dx: b.x - a.x, dy: b.y - a.y };
+}

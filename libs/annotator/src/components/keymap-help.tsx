@@ -19,6 +19,7 @@ const POINTER_HELP: Array<[string, string, 'edit' | 'view']> = [
   ['Drag a handle', 'Resize the selected box', 'edit'],
   ['Wheel', 'Zoom at the cursor', 'view'],
   ['Space + drag, middle drag', 'Pan', 'view'],
+  ['Two fingers apart or together, two-finger drag', 'Zoom and pan on a touch screen', 'view'],
 ];
 
 /** Bindings that change boxes (or the label of the next one): not shown to a viewer. */

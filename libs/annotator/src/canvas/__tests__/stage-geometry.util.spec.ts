@@ -7,6 +7,7 @@ import {
   dragDelta,
   imageToScreenRect,
   isClick,
+  pinchStep,
   screenNodeToImage,
   tagPosition,
   wheelZoomFactor,
@@ -74,6 +75,18 @@ describe('pointer helpers', () => {
     expect(wheelZoomFactor(-100) * wheelZoomFactor(100)).toBeCloseTo(1);
     expect(wheelZoomFactor(3, 1)).toBeCloseTo(wheelZoomFactor(48));
     expect(wheelZoomFactor(100000)).toBe(wheelZoomFactor(200));
+  });
+
+  it('turns two fingers moving into a zoom about their old midpoint and a pan to the new one', () => {
+    // Apart, about a fixed midpoint: zoom only.
+    expect(pinchStep([{ x: 60, y: 100 }, { x: 140, y: 100 }], [{ x: 20, y: 100 }, { x: 180, y: 100 }])).toEqual({ at: { x: 100, y: 100 }, factor: 2, dx: 0, dy: 0 });
+    // Together, the same distance apart: pan only.
+    expect(pinchStep([{ x: 0, y: 0 }, { x: 30, y: 40 }], [{ x: 10, y: -5 }, { x: 40, y: 35 }])).toEqual({ at: { x: 15, y: 20 }, factor: 1, dx: 10, dy: -5 });
+    // Closer while moving: both; the order of the fingers does not matter.
+    const step = pinchStep([{ x: 0, y: 0 }, { x: 100, y: 0 }], [{ x: 70, y: 20 }, { x: 20, y: 20 }]);
+    expect(step).toEqual({ at: { x: 50, y: 0 }, factor: 0.5, dx: -5, dy: 20 });
+    // Fingers on one spot have no distance to compare: no zoom, and no division by zero.
+    expect(pinchStep([{ x: 5, y: 5 }, { x: 5, y: 5 }], [{ x: 0, y: 5 }, { x: 10, y: 5 }]).factor).toBe(1);
   });
 
   it('puts the label tag above the box, or inside it at the top of the stage', () => {
