@@ -121,4 +121,30 @@ describe('annotating on a touch screen', () => {
     expect(moved.center_y).toBe(box.center_y);
     await annotator.expectBoxes(1);
   });
+
+  it('leaves a box as it is when a second finger joins the one resizing it', async () => {
+    const { annotator, fingers } = await onATouchScreen();
+    await annotator.drawBox(0.2, 0.2, 0.4, 0.4);
+    const [box] = await annotator.boxes();
+    const g = await annotator.geometry();
+    const rect = boxRect(box);
+    const corner = { x: Math.round(g.left + g.offsetX + rect.x1 * g.scale), y: Math.round(g.top + g.offsetY + rect.y1 * g.scale) };
+    // One finger drags the bottom-right corner 30 px right.
+    await fingers.send('touchStart', [{ ...corner, id: 0 }]);
+    for (let dx = 5; dx <= 30; dx += 5) await fingers.send('touchMove', [{ x: corner.x + dx, y: corner.y, id: 0 }]);
+    // A second finger joins; both move on, then lift.
+    const second = { x: corner.x - 200, y: corner.y - 100 };
+    await fingers.send('touchStart', [{ x: corner.x + 30, y: corner.y, id: 0 }, { ...second, id: 1 }]);
+    for (let d = 10; d <= 60; d += 10) {
+      await fingers.send('touchMove', [{ x: corner.x + 30 + d, y: corner.y + d, id: 0 }, { x: second.x - d, y: second.y, id: 1 }]);
+    }
+    await fingers.send('touchEnd', []);
+
+    const grown = boxRect((await annotator.boxes())[0]);
+    // Wider by the first finger's 30 px alone, no taller; the top-left corner stays.
+    expect(Math.abs(grown.x1 - (rect.x1 + 30 / g.scale))).toBeLessThanOrEqual(1);
+    expect(Math.abs(grown.y1 - rect.y1)).toBeLessThanOrEqual(1);
+    expect(Math.abs(grown.x0 - rect.x0)).toBeLessThanOrEqual(1);
+    await annotator.expectBoxes(1);
+  });
 });
