@@ -131,6 +131,16 @@ export class TaskListPage {
     await this.page.getByTestId('task-filter').selectOption({ label });
   }
 
+  /**
+   * Ticks or unticks "Reported by workers". The box shows the address, which the router updates in a
+   * transition, so it changes a moment after the click: Playwright's check() looks at once and called
+   * that a failed click on a loaded machine. This clicks, then waits for the box to show it.
+   */
+  async showReported(on: boolean): Promise<void> {
+    if ((await this.reportedFilter.isChecked()) !== on) await this.reportedFilter.click();
+    await expectEventually(async () => (await this.reportedFilter.isChecked()) === on, `"Reported by workers" ${on ? 'ticked' : 'unticked'}`);
+  }
+
   /** What the row says of the workers' problem reports: "⚠ 2 problem reports", or "" when none. */
   async problemReports(taskUuid: string): Promise<string> {
     const reports = this.row(taskUuid).getByTestId('task-problem-reports');

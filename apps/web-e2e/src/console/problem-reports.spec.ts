@@ -64,13 +64,13 @@ describe('problem reports in the console', () => {
     expect(await tasks.reportedFilter.isChecked()).toBe(true);
 
     // Off, the list keeps the state filter and shows the unreported task too, with nothing said of reports.
-    await tasks.reportedFilter.uncheck();
+    await tasks.showReported(false);
     await expectEventually(async () => (await tasks.caption()) === 'Outstanding tasks, newest first, page 1', 'all outstanding tasks', () => tasks.caption());
     expect(new URL(page.url()).search).toBe('?state=incomplete');
     expect(await tasks.uuids()).toEqual([newest, middle, oldest]);
     expect(await tasks.problemReports(newest)).toBe('');
     // On again, then another state from the menu: the filter stays.
-    await tasks.reportedFilter.check();
+    await tasks.showReported(true);
     await expectEventually(async () => (await tasks.caption()) === reportedOutstanding, 'the reported tasks again', () => tasks.caption());
     await tasks.filter('Complete');
     await page.getByText('No complete tasks reported by workers.').waitFor();
@@ -105,7 +105,7 @@ describe('problem reports in the console', () => {
 
     // The list's read is held: it is the API, not the page, that leaves the unreported tasks out.
     const read = await holdNextRequest(page, (url) => url.pathname === `/api/console/projects/${projectUuid}/tasks`);
-    await tasks.reportedFilter.check();
+    await tasks.showReported(true);
     const held = await read.reached;
     expect(Object.fromEntries(new URL(held.request().url()).searchParams)).toEqual({ reported: 'true', limit: '25' });
     await read.release();

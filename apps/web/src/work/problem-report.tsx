@@ -1,14 +1,7 @@
 import './problem-report.css';
 import { TASK_PROBLEMS, type TaskProblem } from '@crowdbox/contracts';
 import { useId, useState, type KeyboardEvent } from 'react';
-
-/** The reasons in the worker's words, in TASK_PROBLEMS' order. */
-const REASONS: Record<TaskProblem, string> = {
-  image_broken: 'The image does not load or is broken',
-  unclear_instructions: 'The instructions are unclear',
-  offensive_content: 'The image is offensive or inappropriate',
-  other: 'Something else is wrong',
-};
+import { PROBLEM_TEXT } from '../shell/problem-text';
 
 export interface ProblemReportProps {
   /** Boxes drawn on the task: reporting throws them away, which the panel says instead of asking again. */
@@ -46,7 +39,7 @@ export function ProblemReport({ boxes, initial, onReport, onCancel }: ProblemRep
         {TASK_PROBLEMS.map((p) => (
           <label key={p}>
             <input type="radio" name={name} value={p} checked={problem === p} onChange={() => setProblem(p)} autoFocus={p === focused} />
-            {REASONS[p]}
+            {PROBLEM_TEXT[p]}
           </label>
         ))}
       </fieldset>

@@ -1,6 +1,6 @@
 import { DateTime } from '../components/date-time';
 import type { ConsoleTaskDetail } from '../lib/console-api';
-import { PROBLEM_TEXT } from './problem-text';
+import { PROBLEM_TEXT } from '../../shell/problem-text';
 
 /** The task page's "Problems reported by workers": each reason with how many gave it and when last, most reported first. */
 export function ProblemReports({ problems }: { problems: ConsoleTaskDetail['problems'] }) {

@@ -2,7 +2,7 @@ import { TASK_PROBLEMS } from '@crowdbox/contracts';
 import { describe, expect, it } from '@jest/globals';
 import { render, screen, within } from '@testing-library/react';
 import { ProblemReports } from '../problem-reports';
-import { PROBLEM_TEXT } from '../problem-text';
+import { PROBLEM_TEXT } from '../../../shell/problem-text';
 
 describe('ProblemReports', () => {
   it('words each reason plainly, with its count and its last time in a <time>, in the order the API gave', () => {
@@ -16,7 +16,7 @@ describe('ProblemReports', () => {
     );
     const section = screen.getByRole('region', { name: 'Problems reported by workers' });
     const rows = within(section).getAllByRole('row').slice(1);
-    expect(rows.map((row) => within(row).getAllByRole('cell')[0].textContent)).toEqual(['The image does not load or is broken', 'Something else']);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[0].textContent)).toEqual(['The image does not load or is broken', 'Something else is wrong']);
     expect(rows.map((row) => within(row).getAllByRole('cell')[1].textContent)).toEqual(['2', '1']);
     expect(rows[0].querySelector('time')?.getAttribute('datetime')).toBe('2026-01-02T10:00:00.000Z');
   });
