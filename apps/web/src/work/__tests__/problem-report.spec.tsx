@@ -1,42 +1,14 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { Box } from '@crowdbox/boxes';
 import type { CheckoutResponse, TaskProblem } from '@crowdbox/contracts';
-import { TaskWorkspace } from '../task-workspace';
-
-// A task without an image: the panel renders without the Konva editor, which this test does not need.
-const CHECKOUT: CheckoutResponse = {
-  checkout_id: 'c1',
-  task_uuid: 't1',
-  project_uuid: 'p1',
-  prompt: '<p>Box the cars.</p>',
-  external_image_url: null,
-  labels: [{ name: 'car', color: '#e4572e' }],
-  reward: 25,
-  checked_out_at: new Date().toISOString(),
-  expires_at: new Date(Date.now() + 600_000).toISOString(),
-};
+import { CHECKOUT, renderWorkspace } from './render-workspace';
 
 const BOX: Box = { label: 'car', center_x: 50, center_y: 50, width: 20, height: 20 };
 
-function renderWorkspace(initialBoxes: Box[] = []) {
+function renderWithBoxes(initialBoxes: Box[] = []) {
   const onSkip = jest.fn<(checkout: CheckoutResponse, problem?: TaskProblem) => void>();
-  render(
-    <TaskWorkspace
-      checkout={CHECKOUT}
-      initialBoxes={initialBoxes}
-      initialImage={undefined}
-      resumed={false}
-      notice={null}
-      busy={null}
-      failure={null}
-      onSubmit={() => undefined}
-      onSkip={onSkip}
-      onExpired={() => undefined}
-      onDraft={() => true}
-      watchOtherTabs={() => () => undefined}
-    />,
-  );
+  renderWorkspace({ initialBoxes, onSkip });
   return { onSkip };
 }
 
@@ -47,7 +19,7 @@ const openPanel = async () => {
 
 describe('Report a problem', () => {
   it('gives the task back with the reason chosen, through the Skip path', async () => {
-    const { onSkip } = renderWorkspace();
+    const { onSkip } = renderWithBoxes();
     await openPanel();
     // The focus moves into the panel, on the first reason; nothing is chosen yet, so nothing can be sent.
     const first = screen.getByRole('radio', { name: 'The image does not load or is broken' });
@@ -65,7 +37,7 @@ describe('Report a problem', () => {
   });
 
   it('says that drawn boxes will be thrown away, instead of asking a second time', async () => {
-    const { onSkip } = renderWorkspace([BOX, { ...BOX, center_x: 80 }]);
+    const { onSkip } = renderWithBoxes([BOX, { ...BOX, center_x: 80 }]);
     await openPanel();
     expect(screen.getByText('Your 2 boxes will be thrown away.')).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: 'Something else is wrong' }));
@@ -78,7 +50,7 @@ describe('Report a problem', () => {
     ['Escape', (panel: HTMLElement) => fireEvent.keyDown(panel.querySelector('input') as HTMLElement, { key: 'Escape' })],
     ['Cancel', () => fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))],
   ])('closes on %s without sending, and puts the focus back on Report a problem', async (_, close) => {
-    const { onSkip } = renderWorkspace();
+    const { onSkip } = renderWithBoxes();
     const panel = await openPanel();
     close(panel);
     await waitFor(() => expect(screen.queryByTestId('problem-report')).toBeNull());

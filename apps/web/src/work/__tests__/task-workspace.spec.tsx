@@ -1,39 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { render, screen } from '@testing-library/react';
-import type { CheckoutResponse } from '@crowdbox/contracts';
-import { TaskWorkspace } from '../task-workspace';
-
-// A task without an image: the panel renders without the Konva editor, which this test does not need.
-const CHECKOUT: CheckoutResponse = {
-  checkout_id: 'c1',
-  task_uuid: 't1',
-  project_uuid: 'p1',
-  prompt: '<p>Box the cars.</p>',
-  external_image_url: null,
-  labels: [{ name: 'car', color: '#e4572e' }],
-  reward: 25,
-  checked_out_at: new Date().toISOString(),
-  expires_at: new Date(Date.now() + 600_000).toISOString(),
-};
-
-function renderWorkspace() {
-  render(
-    <TaskWorkspace
-      checkout={CHECKOUT}
-      initialBoxes={[]}
-      initialImage={undefined}
-      resumed={false}
-      notice={null}
-      busy={null}
-      failure={null}
-      onSubmit={() => undefined}
-      onSkip={() => undefined}
-      onExpired={() => undefined}
-      onDraft={() => true}
-      watchOtherTabs={() => () => undefined}
-    />,
-  );
-}
+import { screen } from '@testing-library/react';
+import { renderWorkspace } from './render-workspace';
 
 describe('the task panel on saving drafts', () => {
   afterEach(() => {
