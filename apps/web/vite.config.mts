@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const CONTRACTS_SOURCE = /[\\/]libs[\\/]contracts[\\/]src[\\/]/;
 const lib = (name: string) => fileURLToPath(new URL(`../../libs/${name}/src/index.ts`, import.meta.url));
 
 /**
@@ -40,6 +41,18 @@ export default defineConfig({
       '@crowdbox/annotator': lib('annotator'),
     },
   },
-  build: { outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)), emptyOutDir: true },
+  build: {
+    outDir: fileURLToPath(new URL('../../dist/web', import.meta.url)),
+    emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        // libs/contracts only declares (constants, types, zod schemas): a module of it none of whose exports
+        // the app uses is left out. Without this, the worker app's import of WORK_ERROR and LIMITS through
+        // the index kept every schema module, and zod with them, in the worker bundle (~14 KiB gzip).
+        // Every other module keeps the default (undefined): its package.json's sideEffects, else kept.
+        moduleSideEffects: (id) => (CONTRACTS_SOURCE.test(id) ? false : undefined),
+      },
+    },
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
 });
