@@ -1,5 +1,5 @@
-import type { ConsoleTaskDetail, ConsoleTaskRow, DataBody, ProjectProgress } from '@crowdbox/contracts';
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import type { CancelOutstandingResult, ConsoleTaskDetail, ConsoleTaskRow, DataBody, ProjectProgress } from '@crowdbox/contracts';
+import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
@@ -51,6 +51,21 @@ export class ConsoleTasksController {
     @Param('taskUuid') taskUuid: string,
   ): Promise<DataBody<ConsoleTaskDetail>> {
     return { data: await this.tasks.detail(session.accountId, uuid, taskUuid) };
+  }
+
+  /**
+   * Cancels this one task as cancel_outstanding does every outstanding one: it leaves the workers' queue,
+   * its active leases end, what was submitted stays readable. `cancelled` is 0 when it was already
+   * complete or cancelled (docs/decisions.md, "Cancelling one task").
+   */
+  @Post('tasks/:taskUuid/cancel')
+  @HttpCode(200)
+  async cancel(
+    @CurrentSession() session: SessionPrincipal,
+    @Param('uuid') uuid: string,
+    @Param('taskUuid') taskUuid: string,
+  ): Promise<DataBody<CancelOutstandingResult>> {
+    return { data: await this.projects.cancelTask(session.accountId, uuid, taskUuid) };
   }
 
   /** The same streamed export as GET /api/v1/projects/:uuid/annotations, as a download. */

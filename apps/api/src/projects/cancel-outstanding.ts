@@ -4,8 +4,9 @@ import type { EntityManager } from 'typeorm';
 export type CancelResult = CancelOutstandingResult;
 
 /**
- * Ends every incomplete task of a project (API.md §4 cancel_outstanding) and the leases on them, in
- * one transaction. Submissions already made stay readable; completed tasks are untouched.
+ * Ends every incomplete task of a project (API.md §4 cancel_outstanding), or with `taskId` that one task
+ * of it (the console's cancel of one task), and the leases on them, in one transaction. Submissions
+ * already made stay readable; completed tasks are untouched.
  *
  * Every other writer of a lease (submit, release, the expiry job and sweep) locks the lease and then
  * its task; a checkout locks the task and only creates its lease. So this never waits for a lease while
@@ -20,34 +21,37 @@ export type CancelResult = CancelOutstandingResult;
  *    migration 1765900000000; 422), a release's `cancelled` (checkouts.service.ts; 200), an expiry's
  *    `expired`. Waiting for it here instead was a deadlock (40P01), and a 500 for one side.
  */
-export async function cancelOutstanding(tx: EntityManager, projectId: string): Promise<CancelResult> {
+export async function cancelOutstanding(tx: EntityManager, projectId: string, taskId?: string): Promise<CancelResult> {
+  // Two texts rather than `$2 IS NULL OR t.id = $2`, which a generic plan cannot use to find the one task.
+  const onlyTask = taskId === undefined ? '' : 'AND t.id = $2';
+  const params = taskId === undefined ? [projectId] : [projectId, taskId];
   await tx.query(
     `SELECT 1 FROM checkouts c JOIN tasks t ON t.id = c.task_id
-      WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL AND c.state = 'active'
+      WHERE t.project_id = $1 ${onlyTask} AND t.completed_at IS NULL AND t.cancelled_at IS NULL AND c.state = 'active'
       ORDER BY c.id
         FOR UPDATE OF c`,
-    [projectId],
+    params,
   );
   const tasks: Array<{ n: string; unspent: string | null }> = await tx.query(
     `WITH cancelled AS (
-       UPDATE tasks SET cancelled_at = now()
-        WHERE project_id = $1 AND completed_at IS NULL AND cancelled_at IS NULL
-        RETURNING (required_submissions - submission_count) * reward AS unspent
+       UPDATE tasks t SET cancelled_at = now()
+        WHERE t.project_id = $1 ${onlyTask} AND t.completed_at IS NULL AND t.cancelled_at IS NULL
+        RETURNING (t.required_submissions - t.submission_count) * t.reward AS unspent
      )
      SELECT count(*) AS n, sum(unspent) AS unspent FROM cancelled`,
-    [projectId],
+    params,
   );
   const leases: Array<{ n: string }> = await tx.query(
     `WITH ended AS (
        UPDATE checkouts SET state = 'cancelled', ended_at = now()
         WHERE state = 'active'
           AND id IN (SELECT c.id FROM checkouts c JOIN tasks t ON t.id = c.task_id
-                      WHERE t.project_id = $1 AND t.cancelled_at IS NOT NULL AND c.state = 'active'
+                      WHERE t.project_id = $1 ${onlyTask} AND t.cancelled_at IS NOT NULL AND c.state = 'active'
                         FOR UPDATE OF c SKIP LOCKED)
         RETURNING 1
      )
      SELECT count(*) AS n FROM ended`,
-    [projectId],
+    params,
   );
   return {
     cancelled: Number(tasks[0]?.n ?? 0),

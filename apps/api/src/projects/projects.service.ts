@@ -129,6 +129,20 @@ export class ProjectsService {
     return inLongTransaction(this.db, CANCEL_LIMIT_MS, (tx) => cancelOutstanding(tx, project.id));
   }
 
+  /**
+   * Cancels one task of the account's project as cancel_outstanding would (cancel-outstanding.ts): `cancelled`
+   * is 0 when it was already complete or cancelled. 404 for a task that is not the project's.
+   */
+  async cancelTask(accountId: string, id: string, taskId: string): Promise<CancelResult> {
+    const project = await this.owned(accountId, id);
+    if (!isUuid(taskId)) throw ApiException.notFound('task not found');
+    return this.db.transaction(async (tx) => {
+      const found: unknown[] = await tx.query('SELECT 1 FROM tasks WHERE id = $1 AND project_id = $2', [taskId, project.id]);
+      if (found.length === 0) throw ApiException.notFound('task not found');
+      return cancelOutstanding(tx, project.id, taskId);
+    });
+  }
+
   /** A project by id through the short-lived cache (the add_task hot path). */
   async find(id: string): Promise<Project | undefined> {
     return this.cache.get(id, async () => (await this.db.getRepository(Project).findOne({ where: { id } })) ?? undefined);
