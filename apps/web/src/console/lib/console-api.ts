@@ -58,6 +58,8 @@ export const consoleApi = {
     api.get<ConsoleTaskDetail>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}`, signal),
   resultsUrl: (uuid: string, format: 'json' | 'coco') => `/api/console/projects/${id(uuid)}/results?format=${format}`,
   cancelOutstanding: (uuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/cancel_outstanding`),
+  /** Cancels one task as cancelOutstanding does every outstanding one; `cancelled` is 0 when it was already complete or cancelled. */
+  cancelTask: (uuid: string, taskUuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}/cancel`),
 
   apiKeys: (signal?: AbortSignal) => api.get<ApiKeyResponse[]>('/api/console/api_keys', signal),
   createApiKey: (mode: 'live' | 'test') => api.post<CreatedApiKeyResponse>('/api/console/api_keys', { mode }),

@@ -9,6 +9,7 @@ import { consoleApi, type ConsoleTaskDetail } from '../lib/console-api';
 import { formatCents, shortId } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
+import { CancelTask } from './cancel-task';
 import { ProblemReports } from './problem-reports';
 import { TaskStateBadge } from './task-state-badge';
 
@@ -25,7 +26,7 @@ export function TaskPage() {
     <div className="page">
       <ProjectHeader uuid={projectUuid} title={title} crumb={`Task ${shortId(taskUuid)}`} />
       <LoadView state={task.state} label="Loading the task" onRetry={task.reload}>
-        {(detail) => <TaskView task={detail} projectUuid={projectUuid} />}
+        {(detail) => <TaskView task={detail} projectUuid={projectUuid} onChanged={task.reload} />}
       </LoadView>
     </div>
   );
@@ -43,7 +44,7 @@ function useBoxesOnImage(frame: ImageSize | null, image: ImageSize | null): (box
   }, [frame, image]);
 }
 
-function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid: string }) {
+function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; projectUuid: string; onChanged: () => void }) {
   const submissions = useMemo(() => task.results.submissions ?? [], [task]);
   const [showConsensus, setShowConsensus] = useState(true);
   const [visible, setVisible] = useState<Record<string, boolean>>({});
@@ -159,6 +160,8 @@ function TaskView({ task, projectUuid }: { task: ConsoleTaskDetail; projectUuid:
       </div>
 
       <ProblemReports problems={task.problems} />
+
+      <CancelTask projectUuid={projectUuid} task={task} onDone={onChanged} />
 
       <section className="card cbc-task__consensus" aria-labelledby="consensus-title">
         <h2 id="consensus-title">Consensus boxes</h2>

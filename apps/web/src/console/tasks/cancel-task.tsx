@@ -1,0 +1,120 @@
+import type { ErrorItem } from '@crowdbox/contracts';
+import { useEffect, useRef, useState } from 'react';
+import { errorItems } from '../../api/client';
+import { ErrorList } from '../../shell/error-list';
+import { PROBLEM_TEXT } from '../../shell/problem-text';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { consoleApi, type CancelResult, type ConsoleTaskDetail } from '../lib/console-api';
+import { formatCents, plural } from '../lib/format';
+
+interface Props {
+  projectUuid: string;
+  task: ConsoleTaskDetail;
+  /** Called after the server answered a cancel: the page reads the task again. */
+  onDone: () => void;
+}
+
+/** What the server did, in words: "Task cancelled. $0.50 will not be paid; 1 worker's lease ended." */
+export function cancelTaskResultText(result: CancelResult): string {
+  if (result.cancelled === 0) return 'Nothing to cancel: the task was completed or cancelled meanwhile.';
+  const leases = result.ended_checkouts === 0 ? 'no worker held it.' : `${plural(result.ended_checkouts, 'worker’s lease', 'workers’ leases')} ended.`;
+  return `Task cancelled. ${formatCents(result.unspent_reward_cents)} will not be paid; ${leases}`;
+}
+
+/**
+ * The task page's "Cancel this task" (docs/decisions.md, "Cancelling one task"), shown for an outstanding
+ * task: the confirmation states the cost first (the missing submissions' reward, the workers holding it,
+ * what workers reported), then the result says what the server did. The section stays after the task is
+ * read again as cancelled, so the result keeps the focus; the button is gone.
+ */
+export function CancelTask({ projectUuid, task, onDone }: Props) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<CancelResult | null>(null);
+  const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const resultRef = useRef<HTMLParagraphElement>(null);
+  // The button that opened the dialog goes once the task reads as cancelled: the focus goes to the result.
+  useEffect(() => {
+    if (result) resultRef.current?.focus();
+  }, [result]);
+
+  const outstanding = task.state === 'incomplete' && !result;
+  if (!outstanding && !result) return null;
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      setResult(await consoleApi.cancelTask(projectUuid, task.task_uuid));
+      setOpen(false);
+      onDone();
+    } catch (error) {
+      setErrors(errorItems(error));
+      setOpen(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const missing = Math.max(0, task.required_submissions - task.submission_count);
+  return (
+    <section className="card cbc-danger-zone" aria-labelledby="cancel-task-title">
+      <h2 id="cancel-task-title">Cancel this task</h2>
+      {outstanding && (
+        <p>
+          Takes this task out of the workers&apos; queue and ends the checkouts on it. Submissions already made stay readable and
+          paid.
+        </p>
+      )}
+      {result && (
+        <p className="alert success" role="status" tabIndex={-1} ref={resultRef} data-testid="cancel-task-result">
+          {cancelTaskResultText(result)}
+        </p>
+      )}
+      <ErrorList errors={errors} title="The task was not cancelled." />
+      {outstanding && (
+        <button
+          type="button"
+          className="button danger"
+          onClick={() => {
+            setErrors([]);
+            setOpen(true);
+          }}
+          data-testid="cancel-task"
+        >
+          Cancel this task
+        </button>
+      )}
+      <ConfirmDialog
+        open={open}
+        danger
+        busy={busy}
+        title="Cancel this task?"
+        confirmLabel="Cancel the task"
+        cancelLabel="Keep it"
+        onConfirm={confirm}
+        onClose={() => setOpen(false)}
+      >
+        <p data-testid="cancel-task-summary">
+          <strong>{formatCents(missing * task.reward)}</strong> of reward will not be paid: {plural(missing, 'missing submission')} ×{' '}
+          {formatCents(task.reward)}.{' '}
+          {task.active_checkouts > 0
+            ? `${plural(task.active_checkouts, 'worker holds', 'workers hold')} it now; their work ends unsubmitted.`
+            : 'No worker holds it now.'}
+        </p>
+        {task.problems.length > 0 && (
+          <ul className="cbc-small" data-testid="cancel-task-problems">
+            {task.problems.map((p) => (
+              <li key={p.problem}>
+                {plural(p.count, 'worker')} reported: {PROBLEM_TEXT[p.problem]}
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="muted">
+          {task.submission_count > 0 ? `The ${plural(task.submission_count, 'submission')} already made ${task.submission_count === 1 ? 'stays' : 'stay'} readable.` : 'It has no submissions yet.'} This
+          cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
