@@ -178,6 +178,38 @@ export class TaskDetailPage {
     await this.problems.waitFor();
   }
 
+  /** "Cancel this task", offered for an outstanding task only. */
+  get cancelButton(): Locator {
+    return this.page.getByRole('button', { name: 'Cancel this task' });
+  }
+
+  get cancelDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Cancel this task?' });
+  }
+
+  /** The task's state as its badge under Task reads ("outstanding", "complete", "cancelled"). */
+  state(): Promise<string> {
+    return this.page.locator('.cbc-facts dt', { hasText: /^State$/ }).locator('xpath=following-sibling::dd[1]').innerText();
+  }
+
+  /** Opens the cancel dialog: its cost sentence and the problems it names (one string each). */
+  async openCancelDialog(): Promise<{ summary: string; problems: string[] }> {
+    await this.cancelButton.click();
+    await this.cancelDialog.waitFor();
+    return {
+      summary: await this.page.getByTestId('cancel-task-summary').innerText(),
+      problems: await this.cancelDialog.getByTestId('cancel-task-problems').locator('li').allInnerTexts(),
+    };
+  }
+
+  /** Confirms the cancel; the result the page then shows. */
+  async confirmCancel(): Promise<string> {
+    await this.cancelDialog.getByRole('button', { name: 'Cancel the task' }).click();
+    const result = this.page.getByTestId('cancel-task-result');
+    await result.waitFor();
+    return result.innerText();
+  }
+
   /** Each reported problem as its row reads: the words, the count, and the exact time its <time> holds. */
   async problemRows(): Promise<Array<{ problem: string; count: string; lastReportedAt: string | null }>> {
     return this.problems.getByTestId('problem-row').evaluateAll((rows) =>
