@@ -47,8 +47,11 @@ export class ConsoleTasksService {
               coalesce(sum((required_submissions - submission_count) * reward)
                        FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL), 0) AS committed,
               (SELECT coalesce(sum(s.reward), 0) FROM submissions s JOIN tasks st ON st.id = s.task_id WHERE st.project_id = $1) AS paid,
+              -- A probe of ix_checkouts_problem per outstanding task of this project: an IN (subquery)
+              -- here is a subplan over every reported lease of every project, hashed per call, and
+              -- rescanned per task once that set outgrows work_mem.
               count(*) FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL
-                                 AND id IN (SELECT task_id FROM checkouts WHERE problem IS NOT NULL)) AS reported
+                                 AND EXISTS (SELECT 1 FROM checkouts c WHERE c.task_id = tasks.id AND c.problem IS NOT NULL)) AS reported
          FROM tasks WHERE project_id = $1`,
       [project.id],
     );
@@ -131,7 +134,7 @@ export class ConsoleTasksService {
     if (!row) throw ApiException.notFound('task not found');
     const { subs, prompt, consensus, ...rest } = row;
     const problems: Array<{ problem: TaskProblem; count: number; last_reported_at: Date }> = await this.db.query(
-      `SELECT problem, count(*)::int AS count, max(ended_at) AS last_reported_at
+      `SELECT problem, count(*)::int AS count, max(coalesce(ended_at, expires_at)) AS last_reported_at
          FROM checkouts WHERE task_id = $1 AND problem IS NOT NULL
         GROUP BY problem ORDER BY count DESC, last_reported_at DESC`,
       [taskUuid],

@@ -13,6 +13,9 @@ import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
 import { PG_SQLSTATE, sqlState } from '../common/errors/sql-state';
 import { LEASE_SQLSTATE, workErrors } from './lease-errors';
 
+/** How long after a lease ended its worker may still say what was wrong with the task (see `release`). */
+const LATE_REPORT_WINDOW = '15 minutes';
+
 /** Conflicts that only mean "another worker got there first": the next attempt picks another task. */
 const RETRYABLE = new Set<string>([LEASE_SQLSTATE.noFreeSlot, LEASE_SQLSTATE.taskClosed, PG_SQLSTATE.uniqueViolation, PG_SQLSTATE.deadlockDetected]);
 const MAX_ATTEMPTS = 8;
@@ -152,7 +155,8 @@ export class CheckoutsService {
    * POST /api/work/checkouts/:id/release: the slot is free the moment this commits. Releasing again
    * is harmless; a submitted lease cannot be released. A `problem` is kept on the lease for the task's
    * owner (docs/decisions.md, "Problem reports"); one sent for a lease that had already ended unsubmitted
-   * (its time ran out while the worker chose the reason) is kept too, unless that lease holds one.
+   * (its time ran out while the worker chose the reason) is kept too, unless that lease holds one or
+   * ended more than LATE_REPORT_WINDOW ago: a worker cannot go back over old skips to add reports.
    *
    * The lease is locked, then its task (the order of every lease writer), and the lease ends as the
    * task then reads: `cancelled` when a cancel_outstanding committed meanwhile. That cancel skipped
@@ -185,6 +189,7 @@ export class CheckoutsService {
       `WITH reported AS (
          UPDATE checkouts SET problem = $3
           WHERE id = $1 AND worker_id = $2 AND $3::text IS NOT NULL AND problem IS NULL AND state IN ('released', 'expired', 'cancelled')
+            AND ended_at > now() - interval '${LATE_REPORT_WINDOW}'
        ) SELECT state FROM checkouts WHERE id = $1 AND worker_id = $2`,
       [checkoutId, worker.userId, problem],
     );

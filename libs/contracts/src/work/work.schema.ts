@@ -39,13 +39,20 @@ export type SubmitBody = z.output<typeof submitBodySchema>;
 export const TASK_PROBLEMS = ['image_broken', 'unclear_instructions', 'offensive_content', 'other'] as const;
 export type TaskProblem = (typeof TASK_PROBLEMS)[number];
 
-/** POST /api/work/checkouts/:id/release: no body (or `{}`) is a plain skip; `problem` reports one. */
-export const releaseBodySchema = objectBody(
-  z.object({
-    problem: z
-      .enum(TASK_PROBLEMS, { error: `must be one of ${TASK_PROBLEMS.join(', ')}` })
-      .optional(),
-  }),
+/**
+ * POST /api/work/checkouts/:id/release: no body, `null`, `{}` or `{"problem": null}` is a plain skip;
+ * `problem` reports one. Stricter than the other bodies (objectBody, which reads a non-object as `{}`
+ * and drops unknown keys): every field here is optional, so a body that is not an object, or a
+ * misspelt key, would otherwise give the task back with the report silently lost.
+ */
+export const releaseBodySchema = z.preprocess(
+  (value) => (value === undefined || value === null ? {} : value),
+  z.strictObject(
+    {
+      problem: z.enum(TASK_PROBLEMS, { error: `must be one of ${TASK_PROBLEMS.join(', ')}` }).nullish(),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `has no field ${issue.keys.join(', ')} (only problem)` : 'must be a JSON object') },
+  ),
 );
 export type ReleaseBody = z.output<typeof releaseBodySchema>;
 

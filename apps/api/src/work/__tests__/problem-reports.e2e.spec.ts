@@ -87,25 +87,42 @@ describe('problem reports: POST /api/work/checkouts/:id/release with a problem',
     expect((await console(r, `/tasks/${taskId}`)).body.data).toMatchObject({ state: 'complete', problem_reports: 1, problems: [{ problem: 'other', count: 1 }] });
   });
 
-  it('refuses an unknown problem in the contract’s shape and leaves the lease held', async () => {
+  it('refuses an unknown problem, a misspelt field or a body that is no object in the contract’s shape, and leaves the lease held', async () => {
     const r = await aRequester(t);
     await newTask(r);
     const w = await signUp(t);
     const lease = await checkOut(w, r);
-    for (const problem of ['broken', '', 42, null]) {
-      const res = await release(w, lease.checkout_id, { problem });
-      expect(res.status).toBe(422);
-      expect(res.body).toEqual({
-        errors: [{ field: 'problem', detail: 'must be one of image_broken, unclear_instructions, offensive_content, other' }],
+    const oneOf = 'must be one of image_broken, unclear_instructions, offensive_content, other';
+    const refused: Array<[unknown, { field: string; detail: string }]> = [
+      [{ problem: 'broken' }, { field: 'problem', detail: oneOf }],
+      [{ problem: '' }, { field: 'problem', detail: oneOf }],
+      [{ problem: 42 }, { field: 'problem', detail: oneOf }],
+      // Read as {} (a plain skip), these would give the task back with the report lost.
+      [{ problm: 'other' }, { field: 'root', detail: 'has no field problm (only problem)' }],
+      ['image_broken', { field: 'root', detail: 'must be a JSON object' }],
+      [['other'], { field: 'root', detail: 'must be a JSON object' }],
+      [7, { field: 'root', detail: 'must be a JSON object' }],
+    ];
+    for (const [body, error] of refused) {
+      const res = await t.request({
+        method: 'POST',
+        url: `/api/work/checkouts/${lease.checkout_id}/release`,
+        headers: { ...w.auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body), // as JSON, whatever its type
       });
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 422, answer: { errors: [error] } });
     }
     const state = await t.db.query('SELECT state, problem FROM checkouts WHERE id = $1', [lease.checkout_id]);
     expect(state).toEqual([{ state: 'active', problem: null }]);
+    // null is no value, as in every other body: a plain skip.
+    expect(await release(w, lease.checkout_id, { problem: null })).toMatchObject({ status: 200, body: { data: { state: 'released' } } });
+    expect(await problemOf(lease.checkout_id)).toBeNull();
   });
 
   it('keeps a report sent after the lease ran out, but never replaces one, and never marks a submitted or another worker’s lease', async () => {
     const r = await aRequester(t);
     await newTask(r, 2);
+    await newTask(r, 2); // w1's second lease, below
     const [w1, w2] = await Promise.all([signUp(t), signUp(t)]);
     const ranOut = await checkOut(w1, r);
     // Its time ran out and the sweep ended it while the worker chose the reason.
@@ -116,6 +133,13 @@ describe('problem reports: POST /api/work/checkouts/:id/release with a problem',
     // Sent again (a retry), or with another reason: the first stays.
     expect((await release(w1, ranOut.checkout_id, { problem: 'other' })).status).toBe(200);
     expect(await problemOf(ranOut.checkout_id)).toBe('offensive_content');
+
+    // A lease that ended more than 15 minutes ago takes no report: old skips cannot be gone over.
+    const old = await checkOut(w1, r);
+    expect((await release(w1, old.checkout_id)).status).toBe(200);
+    await t.db.query(`UPDATE checkouts SET ended_at = now() - interval '16 minutes' WHERE id = $1`, [old.checkout_id]);
+    expect(await release(w1, old.checkout_id, { problem: 'other' })).toMatchObject({ status: 200, body: { data: { state: 'released' } } });
+    expect(await problemOf(old.checkout_id)).toBeNull();
 
     const submitted = await checkOut(w2, r);
     expect((await submit(w2, submitted.checkout_id)).status).toBe(201);
