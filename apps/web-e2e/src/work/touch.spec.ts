@@ -147,4 +147,38 @@ describe('annotating on a touch screen', () => {
     expect(Math.abs(grown.x0 - rect.x0)).toBeLessThanOrEqual(1);
     await annotator.expectBoxes(1);
   });
+
+  it('leaves a box where it is when a finger rested on it, unmoved, as a second finger began a pinch', async () => {
+    const { annotator, fingers } = await onATouchScreen();
+    await annotator.drawBox(0.2, 0.2, 0.4, 0.4);
+    const [box] = await annotator.boxes();
+    const on = await annotator.toPage(0.3, 0.3);
+    // The first finger on the selected box moves 1 px: under Konva's 3 px, its drag has not started.
+    await fingers.send('touchStart', [{ ...on, id: 0 }]);
+    await fingers.send('touchMove', [{ x: on.x + 1, y: on.y, id: 0 }]);
+    const second = { x: on.x + 200, y: on.y + 100 };
+    await fingers.send('touchStart', [{ x: on.x + 1, y: on.y, id: 0 }, { ...second, id: 1 }]);
+    for (let d = 10; d <= 60; d += 10) {
+      await fingers.send('touchMove', [{ x: on.x + 1 + d, y: on.y + d, id: 0 }, { x: second.x + 2 * d, y: second.y + d, id: 1 }]);
+    }
+    await fingers.send('touchEnd', []);
+
+    expect(await annotator.boxes()).toEqual([box]);
+  });
+
+  it('leaves the selected box where it is when the second finger of a pinch comes down on it', async () => {
+    const { annotator, fingers } = await onATouchScreen();
+    await annotator.drawBox(0.2, 0.2, 0.4, 0.4);
+    const [box] = await annotator.boxes();
+    const first = await annotator.toPage(0.7, 0.7);
+    const on = await annotator.toPage(0.3, 0.3);
+    await fingers.send('touchStart', [{ ...first, id: 0 }]);
+    await fingers.send('touchStart', [{ ...first, id: 0 }, { ...on, id: 1 }]);
+    for (let d = 10; d <= 60; d += 10) {
+      await fingers.send('touchMove', [{ x: first.x + d, y: first.y + d, id: 0 }, { x: on.x - d, y: on.y, id: 1 }]);
+    }
+    await fingers.send('touchEnd', []);
+
+    expect(await annotator.boxes()).toEqual([box]);
+  });
 });

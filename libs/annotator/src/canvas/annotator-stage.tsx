@@ -53,11 +53,13 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
   const tagRef = useRef<Konva.Label>(null);
   const transformerRef = useRef<Konva.Transformer>(null);
 
+  const pinch = useTouchPinch({ dispatch, stageElement: () => stageRef.current?.container() ?? null });
   const handlers = useBoxHandlers({
     store,
     dispatch,
     tag: () => tagRef.current,
     dragLayer: () => transformerRef.current?.getLayer() ?? null,
+    paused: pinch.pinching,
   });
   const gestures = usePointerGestures({
     store,
@@ -68,7 +70,6 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
     onPanningChange,
   });
   const onWheel = useWheelZoom(dispatch);
-  const pinch = useTouchPinch({ dispatch, stageElement: () => stageRef.current?.container() ?? null });
   // Any touch screen, even beside a mouse: a wider hit area costs a mouse nothing.
   const touchScreen = useMemo(() => typeof window !== 'undefined' && window.matchMedia?.('(any-pointer: coarse)').matches === true, []);
 
@@ -90,9 +91,10 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
     const evt = e.evt;
     if (evt.pointerType === 'touch') {
       pinch.track(evt);
-      // A second finger makes a pinch: a box the first one was moving or resizing stays where it is now.
+      // A second finger makes a pinch: a box the first one was moving or resizing stays where it is now,
+      // and one it rested on without moving yet (Konva's drag waits for 3 px) does not start moving.
       if (evt.isPrimary === false) {
-        stageRef.current?.find((node: Konva.Node) => node.isDragging()).forEach((node) => node.stopDrag());
+        stageRef.current?.find((node: Konva.Node) => node.draggable()).forEach((node) => node.stopDrag());
         if (transformerRef.current?.isTransforming()) transformerRef.current.stopTransform();
         return;
       }
@@ -150,6 +152,10 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
           ignoreStroke
           anchorSize={8}
           anchorStyleFunc={touchScreen ? touchAnchor : undefined}
+          // A corner a second finger came down on starts resizing at once: not during a pinch.
+          onTransformStart={() => {
+            if (pinch.pinching()) transformerRef.current?.stopTransform();
+          }}
           borderEnabled={false}
           boundBoxFunc={(oldBox, newBox) => {
             const current = store.getState();

@@ -16,6 +16,8 @@ export interface BoxHandlerOptions {
   tag: () => Konva.Node | null;
   /** A small layer the dragged box moves to, so the other boxes are not redrawn on every move. */
   dragLayer: () => Konva.Layer | null;
+  /** True while a gesture that moves no box is under way (a two-finger pinch): a drag that starts then is stopped. */
+  paused?: () => boolean;
 }
 
 const nodeRect = (node: Konva.Rect): NodeRect => ({
@@ -58,6 +60,12 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
     };
     return {
       dragStart(index, node) {
+        // Konva starts a finger's drag once it has moved 3 px, which may be during a pinch (a finger that
+        // rested on the selected box, or came down on it second). Stopped here, before it moves the box.
+        if (latest.current.paused?.()) {
+          node.stopDrag();
+          return;
+        }
         const layer = node.getLayer();
         const dragLayer = latest.current.dragLayer();
         if (!layer || !dragLayer || layer === dragLayer) return;

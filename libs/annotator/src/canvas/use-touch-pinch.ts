@@ -21,7 +21,14 @@ export interface TouchPinchOptions {
  * the wheel and panning do. With one finger or three, nothing moves; it resumes from wherever the
  * fingers are when two are down again.
  */
-export function useTouchPinch(options: TouchPinchOptions): { track(evt: PointerEvent): void } {
+export interface TouchPinch {
+  /** Given every touch press on the stage. */
+  track(evt: PointerEvent): void;
+  /** Whether two or more fingers are down: no box may start moving or resizing meanwhile. */
+  pinching(): boolean;
+}
+
+export function useTouchPinch(options: TouchPinchOptions): TouchPinch {
   const latest = useRef(options);
   useEffect(() => {
     latest.current = options;
@@ -91,5 +98,6 @@ export function useTouchPinch(options: TouchPinchOptions): { track(evt: PointerE
     [flush],
   );
 
-  return { track };
+  const pinching = useCallback(() => fingers.current.size >= 2, []);
+  return { track, pinching };
 }
