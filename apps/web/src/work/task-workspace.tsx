@@ -60,7 +60,10 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   }, []);
   const report = useCallback(
     (problem: TaskProblem) => {
-      setReporting(null);
+      // The panel stays chosen while the report is out (the actions show "Skipping…" meanwhile): if it
+      // fails, the panel is back with the reason chosen and the focus on it, beside the error, rather
+      // than gone with the reason and the focus left on the page. A report that works ends this task.
+      setReporting((open) => (open ? { ...open, initial: problem } : open));
       onSkip(checkout, problem);
     },
     [onSkip, checkout],

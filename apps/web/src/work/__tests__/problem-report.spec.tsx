@@ -57,4 +57,25 @@ describe('Report a problem', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Report a problem' }));
     expect(onSkip).not.toHaveBeenCalled();
   });
+
+  it('comes back with the reason chosen and the focus on it when the report fails, beside the error', async () => {
+    const onSkip = jest.fn<(checkout: CheckoutResponse, problem?: TaskProblem) => void>();
+    const { again } = renderWorkspace({ onSkip });
+    await openPanel();
+    fireEvent.click(screen.getByRole('radio', { name: 'The image is offensive or inappropriate' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Report and skip' }));
+    expect(onSkip).toHaveBeenCalledWith(CHECKOUT, 'offensive_content');
+
+    // While it is out the actions say so; then it fails.
+    again({ busy: 'skip' });
+    expect(screen.getByRole('button', { name: 'Skipping…' })).toBeTruthy();
+    again({ busy: null, failure: { title: 'The task was not skipped', errors: [{ field: 'root', detail: 'the server could not be reached' }] } });
+
+    const chosen = (await screen.findByRole('radio', { name: 'The image is offensive or inappropriate' })) as HTMLInputElement;
+    expect(chosen.checked).toBe(true);
+    expect(document.activeElement).toBe(chosen);
+    expect(screen.getByText('the server could not be reached')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Report and skip' }));
+    expect(onSkip).toHaveBeenCalledTimes(2);
+  });
 });

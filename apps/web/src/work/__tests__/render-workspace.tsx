@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, type RenderResult } from '@testing-library/react';
 import type { CheckoutResponse } from '@crowdbox/contracts';
 import { TaskWorkspace, type TaskWorkspaceProps } from '../task-workspace';
 
@@ -15,9 +15,9 @@ export const CHECKOUT: CheckoutResponse = {
   expires_at: new Date(Date.now() + 600_000).toISOString(),
 };
 
-/** The task panel of CHECKOUT, idle, with no draft and callbacks that do nothing unless given. */
-export function renderWorkspace(props: Partial<TaskWorkspaceProps> = {}): void {
-  render(
+/** The task panel of CHECKOUT, idle, with no draft and callbacks that do nothing unless given; `again` renders it with other props. */
+export function renderWorkspace(props: Partial<TaskWorkspaceProps> = {}): { again: (changed: Partial<TaskWorkspaceProps>) => void } {
+  const element = (p: Partial<TaskWorkspaceProps>) => (
     <TaskWorkspace
       checkout={CHECKOUT}
       initialBoxes={[]}
@@ -31,7 +31,9 @@ export function renderWorkspace(props: Partial<TaskWorkspaceProps> = {}): void {
       onExpired={() => undefined}
       onDraft={() => true}
       watchOtherTabs={() => () => undefined}
-      {...props}
-    />,
+      {...p}
+    />
   );
+  const result: RenderResult = render(element(props));
+  return { again: (changed) => result.rerender(element({ ...props, ...changed })) };
 }
