@@ -1,10 +1,10 @@
-import type { ErrorItem } from '@crowdbox/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { consoleApi, type CancelResult, type ProjectProgress } from '../lib/console-api';
+import { consoleApi, type ProjectProgress } from '../lib/console-api';
 import { formatCents, plural } from '../lib/format';
+import { useConfirmedRequest } from '../lib/use-confirmed-request';
 
 interface Props {
   projectUuid: string;
@@ -18,19 +18,13 @@ interface Props {
  * old), then the result says what the server actually did.
  */
 export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, busy, result, setResult, errors, setErrors, resultRef, confirm } = useConfirmedRequest(
+    () => consoleApi.cancelOutstanding(projectUuid),
+    onDone,
+  );
   // Reading the figures for the dialog: the opener says so, and stays focusable (aria-disabled).
   const [reading, setReading] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [figures, setFigures] = useState({ outstanding: progress.tasks.outstanding, committed: progress.committed_cents });
-  const [result, setResult] = useState<CancelResult | null>(null);
-  const [errors, setErrors] = useState<ErrorItem[]>([]);
-  const resultRef = useRef<HTMLParagraphElement>(null);
-  // The button that opened the dialog is disabled now (nothing left to cancel), so the focus would fall
-  // to the page's start: it goes to the result instead.
-  useEffect(() => {
-    if (result) resultRef.current?.focus();
-  }, [result]);
 
   const openDialog = async () => {
     if (reading) return;
@@ -45,20 +39,6 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
       setErrors(errorItems(error));
     } finally {
       setReading(false);
-    }
-  };
-
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      setResult(await consoleApi.cancelOutstanding(projectUuid));
-      setOpen(false);
-      onDone();
-    } catch (error) {
-      setErrors(errorItems(error));
-      setOpen(false);
-    } finally {
-      setBusy(false);
     }
   };
 

@@ -1,11 +1,9 @@
-import type { ErrorItem } from '@crowdbox/contracts';
-import { useEffect, useRef, useState } from 'react';
-import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { PROBLEM_TEXT } from '../../shell/problem-text';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { consoleApi, type CancelResult, type ConsoleTaskDetail } from '../lib/console-api';
 import { formatCents, plural } from '../lib/format';
+import { useConfirmedRequest } from '../lib/use-confirmed-request';
 
 interface Props {
   projectUuid: string;
@@ -28,32 +26,13 @@ export function cancelTaskResultText(result: CancelResult): string {
  * read again as cancelled, so the result keeps the focus; the button is gone.
  */
 export function CancelTask({ projectUuid, task, onDone }: Props) {
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<CancelResult | null>(null);
-  const [errors, setErrors] = useState<ErrorItem[]>([]);
-  const resultRef = useRef<HTMLParagraphElement>(null);
-  // The button that opened the dialog goes once the task reads as cancelled: the focus goes to the result.
-  useEffect(() => {
-    if (result) resultRef.current?.focus();
-  }, [result]);
+  const { open, setOpen, busy, result, errors, setErrors, resultRef, confirm } = useConfirmedRequest(
+    () => consoleApi.cancelTask(projectUuid, task.task_uuid),
+    onDone,
+  );
 
   const outstanding = task.state === 'incomplete' && !result;
   if (!outstanding && !result) return null;
-
-  const confirm = async () => {
-    setBusy(true);
-    try {
-      setResult(await consoleApi.cancelTask(projectUuid, task.task_uuid));
-      setOpen(false);
-      onDone();
-    } catch (error) {
-      setErrors(errorItems(error));
-      setOpen(false);
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const missing = Math.max(0, task.required_submissions - task.submission_count);
   return (
