@@ -81,24 +81,41 @@ export function addTask(t: TestApp, key: string, task: Record<string, unknown>, 
 /** The box most tests draw: a car, inside a 640x480 image. */
 export const A_BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
 
+const created = (what: string, res: { status: number; text: string }) => {
+  if (res.status !== 201) throw new Error(`${what}: ${res.status} ${res.text}`);
+};
+
+/** A task of `r`'s project (substitution object=car, and `fields`) through add_task; its id. Throws on any answer but 201. */
+export async function aTask(t: TestApp, r: Requester, fields: Record<string, unknown> = {}): Promise<string> {
+  const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, ...fields });
+  created('add_task', res);
+  return res.body.data.task_uuid;
+}
+
+/** `worker` leases the next task of the project through the worker API. Throws on any answer but 201. */
+export async function checkOut(t: TestApp, worker: SignedIn, projectUuid: string): Promise<{ checkout_id: string; task_uuid: string }> {
+  const res = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: projectUuid } });
+  created('checkout', res);
+  return res.body.data;
+}
+
+/** `worker` submits A_BOX on a 640x480 image for the lease; the answer, whatever it is. */
+export function submitABox(t: TestApp, worker: SignedIn, checkoutId: string) {
+  return t.request({
+    method: 'POST',
+    url: `/api/work/checkouts/${checkoutId}/submit`,
+    headers: worker.auth,
+    body: { annotations: [A_BOX], image_width: 640, image_height: 480 },
+  });
+}
+
 /**
  * Adds a task of one submission whose callback is `callbackUrl` and has `worker` complete it (check out,
  * submit A_BOX on a 640x480 image), through the real APIs; the task's id. Throws on any answer but 201.
  */
 export async function completeTaskWithCallback(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
-  const created = (what: string, res: { status: number; text: string }) => {
-    if (res.status !== 201) throw new Error(`${what}: ${res.status} ${res.text}`);
-  };
-  const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: callbackUrl });
-  created('add_task', added);
-  const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
-  created('checkout', lease);
-  const submitted = await t.request({
-    method: 'POST',
-    url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
-    headers: worker.auth,
-    body: { annotations: [A_BOX], image_width: 640, image_height: 480 },
-  });
-  created('submit', submitted);
-  return added.body.data.task_uuid;
+  const taskId = await aTask(t, r, { required_submissions: 1, callback_url: callbackUrl });
+  const lease = await checkOut(t, worker, r.projectUuid);
+  created('submit', await submitABox(t, worker, lease.checkout_id));
+  return taskId;
 }

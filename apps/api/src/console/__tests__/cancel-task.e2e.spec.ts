@@ -1,8 +1,6 @@
 import { WORK_ERROR } from '@crowdbox/contracts';
-import { aRequester, addTask, signUp, A_BOX, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, checkOut as checkOutIn, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-
-const IMAGE = { image_width: 640, image_height: 480 };
 
 /** POST /api/console/projects/:uuid/tasks/:task_uuid/cancel (docs/decisions.md, "Cancelling one task"). */
 describe('cancelling one task from the console', () => {
@@ -14,18 +12,9 @@ describe('cancelling one task from the console', () => {
     await t.close();
   });
 
-  const newTask = async (r: Requester, required = 2, reward = 25): Promise<string> => {
-    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: required, reward });
-    expect(res.status).toBe(201);
-    return res.body.data.task_uuid;
-  };
-  const checkOut = async (w: SignedIn, r: Requester): Promise<{ checkout_id: string; task_uuid: string }> => {
-    const res = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
-    expect(res.status).toBe(201);
-    return res.body.data;
-  };
-  const submit = (w: SignedIn, checkoutId: string) =>
-    t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/submit`, headers: w.auth, body: { annotations: [A_BOX], ...IMAGE } });
+  const newTask = (r: Requester, required = 2, reward = 25) => aTask(t, r, { required_submissions: required, reward });
+  const checkOut = (w: SignedIn, r: Requester) => checkOutIn(t, w, r.projectUuid);
+  const submit = (w: SignedIn, checkoutId: string) => submitABox(t, w, checkoutId);
   const cancel = (who: SignedIn, projectUuid: string, taskUuid: string) =>
     t.request({ method: 'POST', url: `/api/console/projects/${projectUuid}/tasks/${taskUuid}/cancel`, headers: who.auth });
   const states = async (r: Requester): Promise<Record<string, { cancelled: boolean; active: number }>> => {

@@ -1,8 +1,6 @@
-import { aRequester, addTask, signUp, A_BOX, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, checkOut as checkOutIn, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { expireLeases } from '../lease-expiry';
-
-const IMAGE = { image_width: 640, image_height: 480 };
 
 /**
  * A worker who gives a task back may say what is wrong with it (docs/decisions.md, "Problem reports"),
@@ -17,20 +15,11 @@ describe('problem reports: POST /api/work/checkouts/:id/release with a problem',
     await t.close();
   });
 
-  const newTask = async (r: Requester, required = 1): Promise<string> => {
-    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: required });
-    expect(res.status).toBe(201);
-    return res.body.data.task_uuid;
-  };
-  const checkOut = async (w: SignedIn, r: Requester): Promise<{ checkout_id: string; task_uuid: string }> => {
-    const res = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
-    expect(res.status).toBe(201);
-    return res.body.data;
-  };
+  const newTask = (r: Requester, required = 1) => aTask(t, r, { required_submissions: required });
+  const checkOut = (w: SignedIn, r: Requester) => checkOutIn(t, w, r.projectUuid);
   const release = (w: SignedIn, checkoutId: string, body?: Record<string, unknown>) =>
     t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/release`, headers: w.auth, ...(body ? { body } : {}) });
-  const submit = (w: SignedIn, checkoutId: string) =>
-    t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/submit`, headers: w.auth, body: { annotations: [A_BOX], ...IMAGE } });
+  const submit = (w: SignedIn, checkoutId: string) => submitABox(t, w, checkoutId);
   const console = (r: Requester, path: string) => t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}${path}`, headers: r.auth });
   const problemOf = async (checkoutId: string): Promise<string | null> =>
     (await t.db.query('SELECT problem FROM checkouts WHERE id = $1', [checkoutId]))[0].problem;
