@@ -99,13 +99,20 @@ export async function checkOut(t: TestApp, worker: SignedIn, projectUuid: string
   return res.body.data;
 }
 
-/** `worker` submits A_BOX on a 640x480 image for the lease; the answer, whatever it is. */
-export function submitABox(t: TestApp, worker: SignedIn, checkoutId: string) {
+/** What a worker sends with a submission; each field left out is the default (A_BOX, 640x480). */
+export interface Drawing {
+  annotations?: readonly object[];
+  image_width?: number;
+  image_height?: number;
+}
+
+/** `worker` submits `drawing` (by default A_BOX on a 640x480 image) for the lease; the answer, whatever it is. */
+export function submitABox(t: TestApp, worker: SignedIn, checkoutId: string, drawing: Drawing = {}) {
   return t.request({
     method: 'POST',
     url: `/api/work/checkouts/${checkoutId}/submit`,
     headers: worker.auth,
-    body: { annotations: [A_BOX], image_width: 640, image_height: 480 },
+    body: { annotations: [A_BOX], image_width: 640, image_height: 480, ...drawing },
   });
 }
 

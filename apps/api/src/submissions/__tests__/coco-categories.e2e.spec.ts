@@ -1,4 +1,4 @@
-import { aRequester, addTask, signUp } from '../../../test/factories';
+import { A_BOX, aRequester, aTask, checkOut, signUp, submitABox } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 
 /**
@@ -20,16 +20,15 @@ describe('COCO categories on a node whose project is from before a label rename'
 
   it('lists the label a box carries though the project it began with had no such label', async () => {
     const r = await aRequester(a);
-    expect((await addTask(a, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 })).status).toBe(201);
+    await aTask(a, r, { required_submissions: 1 });
     const coco = async (t: TestApp) =>
       JSON.parse((await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}/annotations?format=coco`, headers: { apikey: r.liveKey } })).text);
     await coco(b); // b caches the project with its labels car, person
     const patch = await a.request({ method: 'PATCH', url: `/api/console/projects/${r.projectUuid}`, headers: r.auth, body: { labels: ['vehicle', 'person'] } });
     expect(patch.status).toBe(200);
     const w = await signUp(a);
-    const lease = (await a.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } })).body.data;
-    const box = { label: 'vehicle', center_x: 100, center_y: 80, width: 40, height: 30 };
-    const submit = await a.request({ method: 'POST', url: `/api/work/checkouts/${lease.checkout_id}/submit`, headers: w.auth, body: { annotations: [box], image_width: 640, image_height: 480 } });
+    const lease = await checkOut(a, w, r.projectUuid);
+    const submit = await submitABox(a, w, lease.checkout_id, { annotations: [{ ...A_BOX, label: 'vehicle' }] });
     expect(submit.status).toBe(201);
 
     const file = await coco(b);

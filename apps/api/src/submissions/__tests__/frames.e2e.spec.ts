@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, MERGED_CAR, SHARED_PERSON, type Box } from '../../../test/consensus-fixtures';
 import { CONSENSUS_RULE } from '../stored-consensus';
@@ -23,16 +23,13 @@ describe('one frame per task', () => {
 
   const get = (key: string, url: string) => t.request({ method: 'GET', url, headers: { apikey: key } });
   const submitThroughWorkerApi = async (r: Requester, w: SignedIn, annotations: Box[], size: typeof SMALL) => {
-    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
-    expect(lease.status).toBe(201);
-    const res = await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`, headers: w.auth, body: { annotations, ...size } });
-    expect(res.status).toBe(201);
+    const lease = await checkOut(t, w, r.projectUuid);
+    expect((await submitABox(t, w, lease.checkout_id, { annotations, ...size })).status).toBe(201);
   };
 
   it('merges the boxes of workers who saw two sizes, in the first submission’s frame, in every answer', async () => {
     const r = await aRequester(t);
-    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
-    const taskId = created.body.data.task_uuid as string;
+    const taskId = await aTask(t, r, { required_submissions: 3 });
     const [w1, w2, w3] = [await signUp(t), await signUp(t), await signUp(t)];
     // The first worker saw the large copy: that is the task's frame, though two of three saw the small one.
     await submitThroughWorkerApi(r, w1, [doubled(SHARED_PERSON), doubled(CAR_2)], LARGE);
@@ -93,8 +90,8 @@ describe('one frame per task', () => {
 
   it('stores the frame with the consensus for COCO, which looks the first submission up only where none is stored', async () => {
     const r = await aRequester(t);
-    const solo = (await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 })).body.data.task_uuid as string;
-    const pair = (await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 2 })).body.data.task_uuid as string;
+    const solo = await aTask(t, r, { required_submissions: 1 });
+    const pair = await aTask(t, r, { required_submissions: 2 });
     const [w1, w2] = [await signUp(t), await signUp(t)];
     // Tasks are leased oldest first: w1 gets the solo task, then each worker one of the pair's two slots.
     await submitThroughWorkerApi(r, w1, [CAR_1], LARGE);
@@ -128,8 +125,7 @@ describe('one frame per task', () => {
 
   it('rounds a box scaled by an uneven ratio to whole pixels inside the frame', async () => {
     const r = await aRequester(t);
-    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 2 });
-    const taskId = created.body.data.task_uuid as string;
+    const taskId = await aTask(t, r, { required_submissions: 2 });
     const [w1, w2] = [await signUp(t), await signUp(t)];
     await submitThroughWorkerApi(r, w1, [], { image_width: 1000, image_height: 750 });
     // Edges 590..640 x 440..480 of a 640x480 image: 921.875..1000 x 687.5..750 in the frame.
@@ -144,8 +140,7 @@ describe('one frame per task', () => {
     // What a process of the code before frames stores for a task of two sizes, during a deploy or before it.
     const r = await aRequester(t);
     const [w1, w2] = [await signUp(t), await signUp(t)];
-    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } });
-    const taskId = created.body.data.task_uuid as string;
+    const taskId = await aTask(t, r);
     await submitInDb(t.db, { taskId, workerId: w1.userId, boxes: [CAR_1], size: [640, 480], submittedAt: '2024-05-01T10:00:01Z' });
     await submitInDb(t.db, { taskId, workerId: w2.userId, boxes: [doubled(CAR_2)], size: [1280, 960], submittedAt: '2024-05-01T10:00:02Z' });
     await completeInDb(t.db, taskId);
