@@ -1,4 +1,4 @@
-import { aRequester, addTask, signUp } from '../../../test/factories';
+import { aRequester, aTask, checkOut, signUp } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { pgPool } from '../../database/prepared-statement';
 import { expireLeases } from '../lease-expiry';
@@ -20,17 +20,9 @@ describe('the lease sweep and locked tasks', () => {
 
   it('expires the run-out leases of free tasks at once and leaves the one whose task another transaction holds', async () => {
     const r = await aRequester(t);
-    const taskIds: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 });
-      taskIds.push(added.body.data.task_uuid);
-    }
+    for (let i = 0; i < 2; i++) await aTask(t, r, { required_submissions: 1 });
     const leases: string[] = [];
-    for (let i = 0; i < 2; i++) {
-      const w = await signUp(t);
-      const res = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
-      leases.push(res.body.data.checkout_id);
-    }
+    for (let i = 0; i < 2; i++) leases.push((await checkOut(t, await signUp(t), r.projectUuid)).checkout_id);
     await t.db.query(`UPDATE checkouts SET expires_at = now() - interval '1 second', checked_out_at = now() - interval '1 hour' WHERE id = ANY($1)`, [leases]);
     const [held] = await t.db.query(`SELECT task_id FROM checkouts WHERE id = $1`, [leases[0]]);
 

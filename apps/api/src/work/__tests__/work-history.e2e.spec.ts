@@ -1,8 +1,5 @@
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { A_BOX, aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-
-const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
-const IMAGE = { image_width: 640, image_height: 480 };
 
 describe('worker history GET /api/work/submissions', () => {
   let t: TestApp;
@@ -18,20 +15,13 @@ describe('worker history GET /api/work/submissions', () => {
 
   /** Adds a task, has `w` check it out and submit `boxes` boxes; the submission's id. */
   const submitTask = async (r: Requester, w: SignedIn, boxes: number, fields: Record<string, unknown> = {}) => {
-    const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, ...fields });
-    expect(added.status).toBe(201);
-    const checkout = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
-    expect(checkout.status).toBe(201);
-    expect(checkout.body.data.task_uuid).toBe(added.body.data.task_uuid);
-    const annotations = Array.from({ length: boxes }, (_, i) => ({ ...BOX, center_x: BOX.center_x + 50 * i }));
-    const res = await t.request({
-      method: 'POST',
-      url: `/api/work/checkouts/${checkout.body.data.checkout_id}/submit`,
-      headers: w.auth,
-      body: { annotations, ...IMAGE },
-    });
+    const taskUuid = await aTask(t, r, fields);
+    const lease = await checkOut(t, w, r.projectUuid);
+    expect(lease.task_uuid).toBe(taskUuid);
+    const annotations = Array.from({ length: boxes }, (_, i) => ({ ...A_BOX, center_x: A_BOX.center_x + 50 * i }));
+    const res = await submitABox(t, w, lease.checkout_id, { annotations });
     expect(res.status).toBe(201);
-    return { submissionId: res.body.data.submission_id as string, taskUuid: added.body.data.task_uuid as string };
+    return { submissionId: res.body.data.submission_id as string, taskUuid };
   };
 
   /** Every page of `w`'s history at `limit` a page: the submissions' ids in the order shown, and the pages' sizes. */
@@ -112,14 +102,9 @@ describe('worker history GET /api/work/submissions', () => {
     const [w1, w2, idle] = await Promise.all([signUp(t), signUp(t), signUp(t)]);
     const mine = await submitTask(r, w1, 1);
     // w2 takes the same task (3 submissions required) and submits it too.
-    const checkout = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w2.auth, body: { project_uuid: r.projectUuid } });
-    expect(checkout.body.data.task_uuid).toBe(mine.taskUuid);
-    const theirs = await t.request({
-      method: 'POST',
-      url: `/api/work/checkouts/${checkout.body.data.checkout_id}/submit`,
-      headers: w2.auth,
-      body: { annotations: [BOX], ...IMAGE },
-    });
+    const lease = await checkOut(t, w2, r.projectUuid);
+    expect(lease.task_uuid).toBe(mine.taskUuid);
+    const theirs = await submitABox(t, w2, lease.checkout_id);
     expect(theirs.status).toBe(201);
 
     expect((await history(w1)).body.data.map((s: { submission_id: string }) => s.submission_id)).toEqual([mine.submissionId]);

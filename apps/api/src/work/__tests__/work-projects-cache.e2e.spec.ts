@@ -1,4 +1,4 @@
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 
 /** GET /api/work/projects repeated by one worker is answered from memory for up to 2 s. */
@@ -16,7 +16,7 @@ describe('the work list is cached per worker for a moment', () => {
   afterAll(() => t.close());
 
   const aggregateCount = () => aggregates.mock.calls.filter(([sql]) => String(sql).includes('FROM checkouts mine')).length;
-  const newTask = async (r: Requester) => expect((await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 })).status).toBe(201);
+  const newTask = (r: Requester) => aTask(t, r, { required_submissions: 1 });
   const available = async (w: SignedIn, r: Requester): Promise<number | undefined> => {
     const res = await t.request({ method: 'GET', url: '/api/work/projects', headers: w.auth });
     expect(res.status).toBe(200);
@@ -35,21 +35,15 @@ describe('the work list is cached per worker for a moment', () => {
     expect(await available(w2, r)).toBe(3);
     expect(aggregateCount()).toBe(2);
 
-    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w1.auth, body: { project_uuid: r.projectUuid } });
-    expect(lease.status).toBe(201);
+    const lease = await checkOut(t, w1, r.projectUuid);
     expect(await available(w1, r)).toBe(2);
-    const released = await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/release`, headers: w1.auth });
+    const released = await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.checkout_id}/release`, headers: w1.auth });
     expect(released.status).toBe(200);
     // A released task stays one this worker touched: it is not offered to them again.
     expect(await available(w1, r)).toBe(2);
-    const next = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w1.auth, body: { project_uuid: r.projectUuid } });
+    const next = await checkOut(t, w1, r.projectUuid);
     expect(await available(w1, r)).toBe(1);
-    const submitted = await t.request({
-      method: 'POST',
-      url: `/api/work/checkouts/${next.body.data.checkout_id}/submit`,
-      headers: w1.auth,
-      body: { annotations: [{ label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 }], image_width: 640, image_height: 480 },
-    });
+    const submitted = await submitABox(t, w1, next.checkout_id);
     expect(submitted.status).toBe(201);
     expect(await available(w1, r)).toBe(1);
     expect(aggregateCount()).toBe(6);
