@@ -1,12 +1,10 @@
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { pgPool } from '../../database/prepared-statement';
 import { CONSENSUS_RULE, storeConsensus } from '../stored-consensus';
 import { CAR_1, CAR_2, CAR_3, LONE_PERSON, SHARED_PERSON, STANDARD_AT_05, STANDARD_AT_095, STANDARD_SUBMISSIONS } from '../../../test/consensus-fixtures';
-
-const IMAGE = { image_width: 640, image_height: 480 };
 
 /**
  * The consensus stored on the task by the submission that completes it (migration
@@ -57,23 +55,14 @@ describe('stored consensus', () => {
 
   /** A task of `r` completed through the worker API by three new workers with the three standard submissions. */
   const completeThroughWorkerApi = async (r: Requester): Promise<{ taskId: string; workers: SignedIn[] }> => {
-    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
-    expect(created.status).toBe(201);
-    const taskId = created.body.data.task_uuid;
+    const taskId = await aTask(t, r, { required_submissions: 3 });
     const workers = [await signUp(t), await signUp(t), await signUp(t)];
     const boxes = STANDARD_SUBMISSIONS;
     for (const [i, w] of workers.entries()) {
-      const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
-      expect(lease.status).toBe(201);
-      expect(lease.body.data.task_uuid).toBe(taskId);
+      const lease = await checkOut(t, w, r.projectUuid);
+      expect(lease.task_uuid).toBe(taskId);
       if (i < 2) expect(await stored(taskId)).toEqual({ consensus: null, threshold: null });
-      const submitted = await t.request({
-        method: 'POST',
-        url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`,
-        headers: w.auth,
-        body: { annotations: boxes[i], ...IMAGE },
-      });
-      expect(submitted.status).toBe(201);
+      expect((await submitABox(t, w, lease.checkout_id, { annotations: boxes[i] })).status).toBe(201);
     }
     return { taskId, workers };
   };
@@ -103,14 +92,12 @@ describe('stored consensus', () => {
     const r = await aRequester(t);
     // Not the default threshold, and exact in binary (the column is real).
     await setThreshold(r, 0.75);
-    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 });
-    const taskId = created.body.data.task_uuid;
+    const taskId = await aTask(t, r, { required_submissions: 1 });
     const w = await signUp(t);
-    const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });
+    const lease = await checkOut(t, w, r.projectUuid);
     // Two cars that would merge at any threshold if they were two workers' boxes.
     const annotations = [SHARED_PERSON, CAR_1, CAR_2];
-    const submitted = await t.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/submit`, headers: w.auth, body: { annotations, ...IMAGE } });
-    expect(submitted.status).toBe(201);
+    expect((await submitABox(t, w, lease.checkout_id, { annotations })).status).toBe(201);
 
     // One transaction wrote the submission and the task's consensus: no second one stored it after.
     const [same] = await t.db.query('SELECT t.xmin::text = s.xmin::text AS one FROM tasks t JOIN submissions s ON s.task_id = t.id WHERE t.id = $1', [taskId]);
@@ -138,15 +125,11 @@ describe('stored consensus', () => {
     // when B's submit (the last) starts; B waits for the row, and A commits. A statement's snapshot is
     // taken when it starts, so a consensus read in B's completing statement would miss A's boxes.
     const r = await aRequester(t);
-    const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
-    const taskId = created.body.data.task_uuid;
+    const taskId = await aTask(t, r, { required_submissions: 3 });
     const [a, b, c] = [await signUp(t), await signUp(t), await signUp(t)];
-    const lease = async (w: SignedIn) =>
-      (await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } })).body.data.checkout_id as string;
+    const lease = async (w: SignedIn) => (await checkOut(t, w, r.projectUuid)).checkout_id;
     const [leaseA, leaseB, leaseC] = [await lease(a), await lease(b), await lease(c)];
-    const submit = (w: SignedIn, checkoutId: string, annotations: unknown[]) =>
-      t.request({ method: 'POST', url: `/api/work/checkouts/${checkoutId}/submit`, headers: w.auth, body: { annotations, ...IMAGE } });
-    expect((await submit(c, leaseC, [CAR_3, SHARED_PERSON])).status).toBe(201);
+    expect((await submitABox(t, c, leaseC, { annotations: [CAR_3, SHARED_PERSON] })).status).toBe(201);
 
     const held = t.db.createQueryRunner();
     await held.connect();
@@ -162,7 +145,12 @@ describe('stored consensus', () => {
       // What SUBMIT does to the task row (migration 1764500000000: the lease leaves the count here).
       await held.query('UPDATE tasks SET submission_count = submission_count + 1, leased_count = leased_count - 1 WHERE id = $1', [taskId]);
 
-      const last = submit(b, leaseB, [SHARED_PERSON, CAR_2]);
+      const last = t.request({
+        method: 'POST',
+        url: `/api/work/checkouts/${leaseB}/submit`,
+        headers: b.auth,
+        body: { annotations: [SHARED_PERSON, CAR_2], image_width: 640, image_height: 480 },
+      });
       // The last submit waits for the held task row.
       const waiting = async () =>
         (await t.db.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]))[0].n > 0;
@@ -205,11 +193,7 @@ describe('stored consensus', () => {
   it('is computed when missing (a task completed before the migration), and the answers are the same byte for byte', async () => {
     const r = await aRequester(t);
     const [w1, w2, w3] = [await signUp(t), await signUp(t), await signUp(t)];
-    const newTask = async (url: string | null) => {
-      const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, external_image_url: url });
-      expect(res.status).toBe(201);
-      return res.body.data.task_uuid as string;
-    };
+    const newTask = (url: string | null) => aTask(t, r, { external_image_url: url });
     // Written with SQL like tasks completed before the stored consensus existed: none is stored.
     const standard = await newTask('https://images.example.com/straße/ü "1".jpg');
     await submitInDb(t.db, { taskId: standard, workerId: w1.userId, boxes: [CAR_1, LONE_PERSON], submittedAt: '2024-05-01T10:00:01Z' });
