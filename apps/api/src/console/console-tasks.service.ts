@@ -16,17 +16,31 @@ const ROW_SQL = `
   CASE WHEN t.completed_at IS NOT NULL THEN 'complete' WHEN t.cancelled_at IS NOT NULL THEN 'cancelled' ELSE 'incomplete' END AS state,
   t.external_image_url, t.reward, t.required_submissions, t.submission_count,
   (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now()) AS active_checkouts,
-  (SELECT count(*)::int FROM checkouts c WHERE c.task_id = t.id AND c.problem IS NOT NULL) AS problem_reports,
+  t.problem_reports,
   t.created_at, t.completed_at, t.cancelled_at`;
 
-/** Tasks some worker gave back reporting a problem (ix_checkouts_problem). */
-const REPORTED_FILTER = 'EXISTS (SELECT 1 FROM checkouts c WHERE c.task_id = t.id AND c.problem IS NOT NULL)';
+/**
+ * Tasks some worker gave back reporting a problem: ix_tasks_reported's predicate, so a page of them is
+ * read from that index however many tasks the project has (migration 1766400000000).
+ */
+const REPORTED_FILTER = 't.problem_reports > 0';
 
 const STATE_FILTER: Record<TaskState, string> = {
   incomplete: 't.completed_at IS NULL AND t.cancelled_at IS NULL',
   complete: 't.completed_at IS NOT NULL',
   cancelled: 't.cancelled_at IS NOT NULL',
 };
+
+/** The task list's statement, newest first: $1 is the project, $2 and $3 the cursor (both null on the first page). */
+export function taskListSql(filter: { state?: TaskState; reported?: boolean }, limit: number): string {
+  const conditions = [filter.state ? STATE_FILTER[filter.state] : '', filter.reported ? REPORTED_FILTER : ''].filter(Boolean).map((f) => `AND ${f}`);
+  return `SELECT ${ROW_SQL}, t.created_at::text || '|' || t.id AS cursor
+            FROM tasks t
+           WHERE t.project_id = $1 ${conditions.join(' ')}
+             AND ($2::timestamptz IS NULL OR (t.created_at, t.id) < ($2::timestamptz, $3::uuid))
+           ORDER BY t.created_at DESC, t.id DESC
+           LIMIT ${limit}`;
+}
 
 /** The console's task views of a project (API.md §4): progress, a paged task list, one task with boxes. */
 @Injectable()
@@ -47,11 +61,7 @@ export class ConsoleTasksService {
               coalesce(sum((required_submissions - submission_count) * reward)
                        FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL), 0) AS committed,
               (SELECT coalesce(sum(s.reward), 0) FROM submissions s JOIN tasks st ON st.id = s.task_id WHERE st.project_id = $1) AS paid,
-              -- A probe of ix_checkouts_problem per outstanding task of this project: an IN (subquery)
-              -- here is a subplan over every reported lease of every project, hashed per call, and
-              -- rescanned per task once that set outgrows work_mem.
-              count(*) FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL
-                                 AND EXISTS (SELECT 1 FROM checkouts c WHERE c.task_id = tasks.id AND c.problem IS NOT NULL)) AS reported
+              count(*) FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL AND problem_reports > 0) AS reported
          FROM tasks WHERE project_id = $1`,
       [project.id],
     );
@@ -91,20 +101,11 @@ export class ConsoleTasksService {
     const project = await this.projects.owned(accountId, projectUuid);
     const state = options.state ? parseState(options.state) : undefined;
     if (options.reported !== undefined && options.reported !== 'true') throw ApiException.unprocessable('reported', 'must be true, or left out');
-    const filters = [state ? STATE_FILTER[state] : '', options.reported ? REPORTED_FILTER : ''].filter(Boolean).map((f) => `AND ${f}`);
     const limit = options.limit === undefined ? 50 : Number(options.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw ApiException.unprocessable('limit', `must be an integer from 1 to ${PAGE_MAX}`);
     const cursor = options.before ? parseCursor(options.before) : undefined;
     const rows: Array<Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancelled_at'> & { created_at: Date; completed_at: Date | null; cancelled_at: Date | null; cursor: string }> =
-      await this.db.query(
-        `SELECT ${ROW_SQL}, t.created_at::text || '|' || t.id AS cursor
-           FROM tasks t
-          WHERE t.project_id = $1 ${filters.join(' ')}
-            AND ($2::timestamptz IS NULL OR (t.created_at, t.id) < ($2::timestamptz, $3::uuid))
-          ORDER BY t.created_at DESC, t.id DESC
-          LIMIT ${limit + 1}`,
-        [project.id, cursor?.[0] ?? null, cursor?.[1] ?? null],
-      );
+      await this.db.query(taskListSql({ state, reported: options.reported === 'true' }, limit + 1), [project.id, cursor?.[0] ?? null, cursor?.[1] ?? null]);
     const page = rows.slice(0, limit);
     return {
       tasks: page.map(({ cursor: _cursor, ...row }) => toRow(row)),

@@ -37,6 +37,8 @@ import { LeaseHintReadAfterTaskLock1766000000000 } from './migrations/1766000000
 import { ConsensusRefresh1766100000000 } from './migrations/1766100000000-consensus-refresh';
 import { CheckoutProblem1766200000000 } from './migrations/1766200000000-checkout-problem';
 import { CheckoutProblemIndex1766300000000 } from './migrations/1766300000000-checkout-problem-index';
+import { TaskProblemReports1766400000000 } from './migrations/1766400000000-task-problem-reports';
+import { ReportedTasksIndex1766500000000 } from './migrations/1766500000000-reported-tasks-index';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -83,6 +85,8 @@ export const MIGRATIONS = [
   ConsensusRefresh1766100000000,
   CheckoutProblem1766200000000,
   CheckoutProblemIndex1766300000000,
+  TaskProblemReports1766400000000,
+  ReportedTasksIndex1766500000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

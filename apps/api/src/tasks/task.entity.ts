@@ -21,6 +21,8 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
   `("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL)`,
 )
 @Check('ck_tasks_leased_count', `"leased_count" >= 0`)
+@Index('ix_tasks_reported', ['projectId', 'createdAt', 'id'], { where: 'problem_reports > 0' })
+@Check('ck_tasks_problem_reports', `"problem_reports" >= 0`)
 @Check('ck_tasks_frame', `("frame_width" IS NULL) = ("frame_height" IS NULL) AND ("frame_width" IS NULL OR "completed_at" IS NOT NULL)`)
 export class Task {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_tasks' })
@@ -116,4 +118,11 @@ export class Task {
 
   @Column('timestamptz', { nullable: true, select: false })
   leaseExpiryMin!: Date | null;
+
+  /**
+   * Problem reports on this task's leases (docs/decisions.md, "Problem reports"), kept by a trigger on
+   * checkouts (migration 1766400000000); ix_tasks_reported lists a project's reported tasks through it.
+   */
+  @Column('integer', { default: 0, select: false })
+  problemReports!: number;
 }

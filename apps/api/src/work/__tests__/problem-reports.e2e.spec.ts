@@ -1,11 +1,26 @@
 import { aRequester, aTask, checkOut as checkOutIn, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { taskListSql } from '../../console/console-tasks.service';
+import { TaskProblemReports1766400000000 } from '../../database/migrations/1766400000000-task-problem-reports';
+import { ReportedTasksIndex1766500000000 } from '../../database/migrations/1766500000000-reported-tasks-index';
 import { expireLeases } from '../lease-expiry';
 
 /**
  * A worker who gives a task back may say what is wrong with it (docs/decisions.md, "Problem reports"),
  * and the task's owner sees it on the task, in the task list and in the project's progress.
  */
+interface PlanNode {
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Node Type': string;
+  Plans?: PlanNode[];
+}
+/** How each scan of `table` in an EXPLAIN (FORMAT JSON) plan reads it: the index's name, or the node type. */
+const scansOf = (node: PlanNode, table: string): string[] => [
+  ...(node['Relation Name'] === table ? [node['Index Name'] ?? node['Node Type']] : []),
+  ...(node.Plans ?? []).flatMap((child) => scansOf(child, table)),
+];
+
 describe('problem reports: POST /api/work/checkouts/:id/release with a problem', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -23,6 +38,9 @@ describe('problem reports: POST /api/work/checkouts/:id/release with a problem',
   const console = (r: Requester, path: string) => t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}${path}`, headers: r.auth });
   const problemOf = async (checkoutId: string): Promise<string | null> =>
     (await t.db.query('SELECT problem FROM checkouts WHERE id = $1', [checkoutId]))[0].problem;
+  const reportsOn = async (taskId: string): Promise<number> =>
+    (await t.db.query('SELECT problem_reports FROM tasks WHERE id = $1', [taskId]))[0].problem_reports;
+  const reportedList = async (r: Requester) => (await console(r, '/tasks?reported=true')).body.data.map((row: { task_uuid: string }) => row.task_uuid);
 
   it('keeps the problem, and shows the owner each kind counted on the task, its row, the progress and a filter', async () => {
     const r = await aRequester(t);
@@ -135,6 +153,68 @@ describe('problem reports: POST /api/work/checkouts/:id/release with a problem',
     expect((await release(w1, submitted.checkout_id, { problem: 'other' })).status).toBe(404);
     expect((await release(w2, submitted.checkout_id, { problem: 'other' })).status).toBe(422);
     expect(await problemOf(submitted.checkout_id)).toBeNull();
+  });
+
+  it('keeps each task’s count of reports with its leases’, whatever statement sets, changes, clears or deletes one', async () => {
+    const r = await aRequester(t);
+    const taskId = await newTask(r, 3);
+    const [w1, w2] = await Promise.all([signUp(t), signUp(t)]);
+    const l1 = await checkOut(w1, r);
+    expect((await release(w1, l1.checkout_id, { problem: 'other' })).status).toBe(200);
+    const l2 = await checkOut(w2, r);
+    expect((await release(w2, l2.checkout_id)).status).toBe(200);
+    expect(await reportsOn(taskId)).toBe(1);
+    // A late report counts once, and a retry with another reason not again.
+    expect((await release(w2, l2.checkout_id, { problem: 'image_broken' })).status).toBe(200);
+    expect((await release(w2, l2.checkout_id, { problem: 'other' })).status).toBe(200);
+    expect(await reportsOn(taskId)).toBe(2);
+    await t.db.query(`UPDATE checkouts SET problem = 'unclear_instructions' WHERE id = $1`, [l1.checkout_id]);
+    expect(await reportsOn(taskId)).toBe(2);
+    await t.db.query(`UPDATE checkouts SET problem = NULL WHERE id = $1`, [l1.checkout_id]);
+    expect(await reportsOn(taskId)).toBe(1);
+    await t.db.query(`DELETE FROM checkouts WHERE id = $1`, [l2.checkout_id]);
+    expect(await reportsOn(taskId)).toBe(0);
+    expect(await reportedList(r)).toEqual([]);
+    expect((await console(r, '/progress')).body.data.tasks.reported).toBe(0);
+  });
+
+  it('counts the reports kept before the count existed (migration 1766400000000)', async () => {
+    const r = await aRequester(t);
+    const taskId = await newTask(r, 2);
+    const w = await signUp(t);
+    const lease = await checkOut(w, r);
+    const q = t.db.createQueryRunner();
+    try {
+      await new ReportedTasksIndex1766500000000().down(q);
+      await new TaskProblemReports1766400000000().down(q);
+      expect((await release(w, lease.checkout_id, { problem: 'image_broken' })).status).toBe(200);
+      await new TaskProblemReports1766400000000().up(q);
+      await new ReportedTasksIndex1766500000000().up(q);
+    } finally {
+      await q.release();
+    }
+    expect(await reportsOn(taskId)).toBe(1);
+    expect(await reportedList(r)).toEqual([taskId]);
+  });
+
+  it('lists a project’s reported tasks through ix_tasks_reported, not by walking its other tasks', async () => {
+    const r = await aRequester(t);
+    const reported = await newTask(r, 2);
+    const w = await signUp(t);
+    const lease = await checkOut(w, r);
+    expect((await release(w, lease.checkout_id, { problem: 'image_broken' })).status).toBe(200);
+    // 5,000 newer tasks nobody reported, which the list once walked newest first before finding that one.
+    await t.db.query(
+      `INSERT INTO tasks (id, project_id, prompt, reward, required_submissions, allowed_completion_time_seconds, created_at)
+       SELECT gen_random_uuid(), $1, 'p', 1, 2, 600, now() + n * interval '1 millisecond' FROM generate_series(1, 5000) n`,
+      [r.projectUuid],
+    );
+    await t.db.query('ANALYZE tasks');
+    for (const filter of [{ reported: true }, { reported: true, state: 'incomplete' as const }]) {
+      const [{ 'QUERY PLAN': plan }] = await t.db.query(`EXPLAIN (FORMAT JSON) ${taskListSql(filter, 51)}`, [r.projectUuid, null, null]);
+      expect({ filter, tasksReadBy: scansOf(plan[0].Plan, 'tasks') }).toEqual({ filter, tasksReadBy: ['ix_tasks_reported'] });
+    }
+    expect(await reportedList(r)).toEqual([reported]);
   });
 
   it('holds a problem only on a lease that ended unsubmitted, whatever statement writes it', async () => {
