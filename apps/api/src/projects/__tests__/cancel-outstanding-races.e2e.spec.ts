@@ -1,13 +1,11 @@
 import { WORK_ERROR } from '@crowdbox/contracts';
 import type { PoolClient } from 'pg';
 import { eventually } from '../../../test/eventually';
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { A_BOX, aRequester, aTask, checkOut, signUp, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { pgPool } from '../../database/prepared-statement';
 import { expireLeases } from '../../work/lease-expiry';
 
-const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
-const IMAGE = { image_width: 640, image_height: 480 };
 /** The advisory lock key that holds a cancel right after it has cancelled its tasks (see `pauseAfterCancelling`). */
 const PAUSE_KEY = 815_001;
 
@@ -41,13 +39,6 @@ describe('cancel_outstanding racing a submit, release or expiry of a lease taken
     await t.close();
   });
 
-  const newTask = async (r: Requester, required: number): Promise<string> => {
-    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: required });
-    expect(res.status).toBe(201);
-    return res.body.data.task_uuid;
-  };
-  const checkOut = (w: SignedIn, projectUuid: string) =>
-    t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: projectUuid } });
   const leaseState = async (w: SignedIn, checkoutId: string) =>
     (await t.request({ method: 'GET', url: `/api/work/checkouts/${checkoutId}`, headers: w.auth })).body.data.state;
   /** What each backend of this test's database that waits for a lock waits for ('advisory', 'transactionid', …). */
@@ -70,10 +61,10 @@ describe('cancel_outstanding racing a submit, release or expiry of a lease taken
   for (const { race, required } of cases) {
     it(`neither answers 500 with a ${race} (task of ${required}), and the lease ends at once`, async () => {
       const r = await aRequester(t);
-      const first = await newTask(r, 1);
-      const taskId = await newTask(r, required);
+      const first = await aTask(t, r, { required_submissions: 1 });
+      const taskId = await aTask(t, r, { required_submissions: required });
       const [a, b] = await Promise.all([signUp(t), signUp(t)]);
-      const before = (await checkOut(a, r.projectUuid)).body.data;
+      const before = await checkOut(t, a, r.projectUuid);
       expect(before.task_uuid).toBe(first);
 
       const holder = await connect();
@@ -89,7 +80,7 @@ describe('cancel_outstanding racing a submit, release or expiry of a lease taken
         cancel = t.request({ method: 'POST', url: `/api/console/projects/${r.projectUuid}/cancel_outstanding`, headers: r.auth });
         expect(await eventually(async () => (await lockWaits()).length === 1)).toBe(true);
         // A lease that snapshot does not have.
-        const lease = (await checkOut(b, r.projectUuid)).body.data;
+        const lease = await checkOut(t, b, r.projectUuid);
         expect(lease.task_uuid).toBe(taskId);
         if (race === 'expiry') await t.db.query(`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = $1`, [lease.checkout_id]);
         await holder.query('COMMIT');
@@ -98,7 +89,7 @@ describe('cancel_outstanding racing a submit, release or expiry of a lease taken
         // The worker's request locks its lease and waits for its task.
         racing =
           race === 'submit'
-            ? t.request({ method: 'POST', url: `/api/work/checkouts/${lease.checkout_id}/submit`, headers: b.auth, body: { annotations: [BOX], ...IMAGE } })
+            ? t.request({ method: 'POST', url: `/api/work/checkouts/${lease.checkout_id}/submit`, headers: b.auth, body: { annotations: [A_BOX], image_width: 640, image_height: 480 } })
             : race === 'release'
               ? t.request({ method: 'POST', url: `/api/work/checkouts/${lease.checkout_id}/release`, headers: b.auth })
               : expireLeases(t.db, lease.checkout_id);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
-import { aRequester, addTask, signUp, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, checkOut, signUp } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { leaseHintAndTruth } from '../../../test/work-fixtures';
 import { pgPool } from '../../database/prepared-statement';
@@ -23,8 +23,6 @@ describe('the lease hint when a lease ends while a checkout of its task commits'
     await t.close();
   });
 
-  const checkOut = (w: SignedIn, projectUuid: string) =>
-    t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: projectUuid } });
   const lockWaits = async (): Promise<number> =>
     (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length;
   const hintAndTruth = (taskId: string) => leaseHintAndTruth(t.db, taskId);
@@ -32,10 +30,9 @@ describe('the lease hint when a lease ends while a checkout of its task commits'
   for (const ending of ['the expiry job', 'the sweep', 'a release'] as const) {
     it(`stays exact when ${ending} ends a lease, and the slot of the lease it would have missed is free once that runs out`, async () => {
       const r = await aRequester(t);
-      const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 2 });
-      const taskId: string = res.body.data.task_uuid;
+      const taskId = await aTask(t, r, { required_submissions: 2 });
       const [a, c, d, e] = await Promise.all([signUp(t), signUp(t), signUp(t), signUp(t)]);
-      const first = (await checkOut(a, r.projectUuid)).body.data;
+      const first = await checkOut(t, a, r.projectUuid);
       if (ending !== 'a release') {
         await t.db.query(`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = $1`, [first.checkout_id]);
       }
@@ -79,10 +76,10 @@ describe('the lease hint when a lease ends while a checkout of its task commits'
       expect(await hintAndTruth(taskId)).toEqual({ hint: [1, shortLease.toISOString()], truth: [1, shortLease.toISOString()] });
 
       // Its consequence: the task's last slot is leased for 10 minutes, then the short lease runs out.
-      expect((await checkOut(d, r.projectUuid)).status).toBe(201);
+      await checkOut(t, d, r.projectUuid);
       await new Promise((resolve) => setTimeout(resolve, shortLease.getTime() - Date.now() + 100));
       // Its slot is free at once, the expiry job or not: the lease query must not skip the task on its hint.
-      const next = await checkOut(e, r.projectUuid);
+      const next = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: e.auth, body: { project_uuid: r.projectUuid } });
       expect(next.status).toBe(201);
       expect(next.body.data.task_uuid).toBe(taskId);
     });
