@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { aRequester, addTask, type Requester } from '../../../test/factories';
+import { aRequester, aTask, addTask, type Requester } from '../../../test/factories';
 import { startPrivateRedis, type PrivateRedis } from '../../../test/private-redis';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.schema';
@@ -185,8 +185,8 @@ describe('test keys', () => {
   });
 
   it('never shows live data to a test key', async () => {
-    const live = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'real' } });
-    const seen = await get(`/api/v1/tasks/${live.body.data.task_uuid}`);
+    const live = await aTask(t, r, { substitutions: { object: 'real' } });
+    const seen = await get(`/api/v1/tasks/${live}`);
     expect(seen.body.data.prompt).not.toContain('real');
   });
 });

@@ -1,4 +1,4 @@
-import { aRequester, addTask, signUp, type Requester } from '../../../../test/factories';
+import { aRequester, aTask, signUp, type Requester } from '../../../../test/factories';
 import { startTestApp, type TestApp } from '../../../../test/test-app';
 
 describe('writes to the session cookie’s routes from other sites (CSRF)', () => {
@@ -76,7 +76,7 @@ describe('writes to the session cookie’s routes from other sites (CSRF)', () =
 
   it('refuses a worker app write from another site, and leases nothing', async () => {
     const requester = await aRequester(t);
-    expect((await addTask(t, requester.liveKey, { project_uuid: requester.projectUuid, substitutions: { object: 'car' } })).status).toBe(201);
+    await aTask(t, requester);
     const worker = await signUp(t);
     const checkOut = (site: string) =>
       t.request({
