@@ -9,6 +9,7 @@ import { CurrentSession, type SessionPrincipal } from '../common/http/principal'
 import { ProjectsService } from '../projects/projects.service';
 import { AnnotationsService } from '../submissions/annotations.service';
 import { ConsoleTasksService } from './console-tasks.service';
+import { ConsoleTaskListQueryDto } from './dto/console-tasks.dto';
 
 /** The console's views of a project's tasks and results (API.md §4), for the signed-in owner. */
 @ApiTags('console')
@@ -28,19 +29,12 @@ export class ConsoleTasksController {
   }
 
   @Get('tasks')
-  @ApiQuery({ name: 'state', required: false, enum: ['incomplete', 'complete', 'cancelled'] })
-  @ApiQuery({ name: 'before', required: false })
-  @ApiQuery({ name: 'limit', required: false })
-  @ApiQuery({ name: 'reported', required: false, enum: ['true'] })
   async list(
     @CurrentSession() session: SessionPrincipal,
     @Param('uuid') uuid: string,
-    @Query('state') state?: string,
-    @Query('before') before?: string,
-    @Query('limit') limit?: string,
-    @Query('reported') reported?: string,
+    @Query() query: ConsoleTaskListQueryDto,
   ): Promise<DataBody<ConsoleTaskRow[]> & { next_cursor: string | null }> {
-    const page = await this.tasks.list(session.accountId, uuid, { state, before, limit, reported });
+    const page = await this.tasks.list(session.accountId, uuid, query);
     return { data: page.tasks, next_cursor: page.next_cursor };
   }
 

@@ -1,15 +1,22 @@
-import type { ConsensusAnnotation, ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskProblem, TaskState } from '@crowdbox/contracts';
+import {
+  PAGE_DEFAULT,
+  type ConsensusAnnotation,
+  type ConsoleTaskDetail,
+  type ConsoleTaskListQuery,
+  type ConsoleTaskRow,
+  type ProjectProgress,
+  type TaskProblem,
+  type TaskState,
+} from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
-import { isIsoTime } from '../common/validation/iso-time';
+import { pageCursorSql, splitPageCursor } from '../common/page-cursor';
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
 import { frameOf, SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
-
-const PAGE_MAX = 100;
 
 const ROW_SQL = `
   t.id AS task_uuid,
@@ -31,13 +38,22 @@ const STATE_FILTER: Record<TaskState, string> = {
   cancelled: 't.cancelled_at IS NOT NULL',
 };
 
-/** The task list's statement, newest first: $1 is the project, $2 and $3 the cursor (both null on the first page). */
-export function taskListSql(filter: { state?: TaskState; reported?: boolean }, limit: number): string {
-  const conditions = [filter.state ? STATE_FILTER[filter.state] : '', filter.reported ? REPORTED_FILTER : ''].filter(Boolean).map((f) => `AND ${f}`);
-  return `SELECT ${ROW_SQL}, t.created_at::text || '|' || t.id AS cursor
+/**
+ * The task list's statement, newest first: $1 is the project; after the first page, $2 and $3 the
+ * cursor's moment and task. Two texts rather than `$2 IS NULL OR …`, as the worker's history does: under
+ * a generic plan that OR keeps the keyset out of the index condition.
+ */
+export function taskListSql(filter: { state?: TaskState; reported?: boolean; after?: boolean }, limit: number): string {
+  const conditions = [
+    filter.state ? STATE_FILTER[filter.state] : '',
+    filter.reported ? REPORTED_FILTER : '',
+    filter.after ? '(t.created_at, t.id) < ($2::timestamptz, $3::uuid)' : '',
+  ]
+    .filter(Boolean)
+    .map((f) => `AND ${f}`);
+  return `SELECT ${ROW_SQL}, ${pageCursorSql('t.created_at', 't.id')} AS cursor
             FROM tasks t
            WHERE t.project_id = $1 ${conditions.join(' ')}
-             AND ($2::timestamptz IS NULL OR (t.created_at, t.id) < ($2::timestamptz, $3::uuid))
            ORDER BY t.created_at DESC, t.id DESC
            LIMIT ${limit}`;
 }
@@ -93,19 +109,14 @@ export class ConsoleTasksService {
    * (`<created_at>|<uuid>`), returned as `next_cursor`. `reported=true` keeps the tasks some worker
    * gave back reporting a problem.
    */
-  async list(
-    accountId: string,
-    projectUuid: string,
-    options: { state?: string; before?: string; limit?: string; reported?: string },
-  ): Promise<{ tasks: ConsoleTaskRow[]; next_cursor: string | null }> {
+  async list(accountId: string, projectUuid: string, query: ConsoleTaskListQuery): Promise<{ tasks: ConsoleTaskRow[]; next_cursor: string | null }> {
     const project = await this.projects.owned(accountId, projectUuid);
-    const state = options.state ? parseState(options.state) : undefined;
-    if (options.reported !== undefined && options.reported !== 'true') throw ApiException.unprocessable('reported', 'must be true, or left out');
-    const limit = options.limit === undefined ? 50 : Number(options.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE_MAX) throw ApiException.unprocessable('limit', `must be an integer from 1 to ${PAGE_MAX}`);
-    const cursor = options.before ? parseCursor(options.before) : undefined;
+    const limit = query.limit ?? PAGE_DEFAULT;
     const rows: Array<Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancelled_at'> & { created_at: Date; completed_at: Date | null; cancelled_at: Date | null; cursor: string }> =
-      await this.db.query(taskListSql({ state, reported: options.reported === 'true' }, limit + 1), [project.id, cursor?.[0] ?? null, cursor?.[1] ?? null]);
+      await this.db.query(
+        taskListSql({ state: query.state, reported: query.reported === 'true', after: query.before !== undefined }, limit + 1),
+        query.before ? [project.id, ...splitPageCursor(query.before)] : [project.id],
+      );
     const page = rows.slice(0, limit);
     return {
       tasks: page.map(({ cursor: _cursor, ...row }) => toRow(row)),
@@ -173,13 +184,4 @@ function toRow(row: Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancel
   };
 }
 
-function parseState(state: string): TaskState {
-  if (state === 'incomplete' || state === 'complete' || state === 'cancelled') return state;
-  throw ApiException.unprocessable('state', 'must be incomplete, complete or cancelled');
-}
 
-function parseCursor(cursor: string): [string, string] {
-  const [at, id] = cursor.split('|');
-  if (!at || !isUuid(id) || !isIsoTime(at)) throw ApiException.unprocessable('before', 'must be a next_cursor from a previous page');
-  return [at, id];
-}

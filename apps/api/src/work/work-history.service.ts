@@ -1,16 +1,9 @@
-import type { WorkSubmissionResponse, WorkSubmissionsPage, WorkSubmissionsQuery } from '@crowdbox/contracts';
+import { PAGE_DEFAULT, type WorkSubmissionResponse, type WorkSubmissionsPage, type WorkSubmissionsQuery } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SessionPrincipal } from '../common/http/principal';
-
-const DEFAULT_LIMIT = 50;
-
-/**
- * The moment a cursor holds, to the microsecond PostgreSQL keeps (a millisecond ISO string would skip or
- * repeat submissions made within one millisecond), in UTC whatever the session's time zone.
- */
-const CURSOR_TIME_SQL = `to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+import { pageCursorSql, splitPageCursor } from '../common/page-cursor';
 
 interface HistoryRow {
   id: string;
@@ -35,16 +28,16 @@ export class WorkHistoryService {
    * few rows of one moment sorted by id, so a page costs the same at the 100,000th submission as at the first.
    */
   async submissions(worker: SessionPrincipal, query: WorkSubmissionsQuery): Promise<WorkSubmissionsPage> {
-    const limit = query.limit ?? DEFAULT_LIMIT;
+    const limit = query.limit ?? PAGE_DEFAULT;
     // Two texts rather than `$2 IS NULL OR …`: under a generic plan that OR keeps the keyset out of the
     // index condition, and a page read and sorted every submission of the worker up to the cursor.
     const [keyset, params] = query.before
-      ? ['AND (s.created_at, s.id) < ($2::timestamptz, $3::uuid)', [worker.userId, ...query.before.split('|')]]
+      ? ['AND (s.created_at, s.id) < ($2::timestamptz, $3::uuid)', [worker.userId, ...splitPageCursor(query.before)]]
       : ['', [worker.userId]];
     const rows: HistoryRow[] = await this.db.query(
       `SELECT s.id, s.created_at, p.id AS project_id, p.display_name, s.task_id,
               jsonb_array_length(s.boxes) AS box_count, s.reward, t.completed_at IS NOT NULL AS task_complete,
-              ${CURSOR_TIME_SQL} || '|' || s.id AS cursor
+              ${pageCursorSql('s.created_at', 's.id')} AS cursor
          FROM submissions s JOIN tasks t ON t.id = s.task_id JOIN projects p ON p.id = t.project_id
         WHERE s.worker_id = $1 ${keyset}
         ORDER BY s.created_at DESC, s.id DESC

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Annotation } from '../requester/responses';
 import { intBetween, objectBody } from '../schema-helpers';
 import { LIMITS } from '../limits';
+import { pageQueryFields } from '../paging';
 
 /** Worker API (/api/work, API.md §3): request bodies and response shapes. */
 
@@ -110,34 +111,11 @@ export interface EarningsResponse {
 
 export type { Annotation };
 
-/** The most submissions one page of GET /api/work/submissions holds. */
-export const WORK_SUBMISSIONS_PAGE_MAX = 100;
-
-const CURSOR_DETAIL = 'must be a next_cursor from a previous page';
-/** `<created_at as 2026-11-25T12:00:00.123456Z>|<submission uuid>`, as the API writes it. */
-const SUBMISSION_CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{6}Z\|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A cursor of the API's own making: the pattern, and a real moment (no 2026-02-31, which PostgreSQL refuses). */
-function isSubmissionCursor(value: string): boolean {
-  const match = SUBMISSION_CURSOR.exec(value);
-  if (!match) return false;
-  const at = Date.parse(`${match[1]}Z`);
-  return Number.isFinite(at) && new Date(at).toISOString().slice(0, 19) === match[1] && at >= 0;
-}
-
 /**
  * GET /api/work/submissions query: `before` is the `next_cursor` of the previous page (absent for the
- * newest page), `limit` 1 to WORK_SUBMISSIONS_PAGE_MAX (default 50). Query values arrive as strings.
+ * newest page), `limit` 1 to PAGE_MAX (default 50).
  */
-export const workSubmissionsQuerySchema = z.object({
-  before: z.string({ error: CURSOR_DETAIL }).refine(isSubmissionCursor, { error: CURSOR_DETAIL }).optional(),
-  limit: z
-    .string({ error: `must be an integer from 1 to ${WORK_SUBMISSIONS_PAGE_MAX}` })
-    .regex(/^\d{1,3}$/, { error: `must be an integer from 1 to ${WORK_SUBMISSIONS_PAGE_MAX}`, abort: true })
-    .transform(Number)
-    .pipe(intBetween(1, WORK_SUBMISSIONS_PAGE_MAX))
-    .optional(),
-});
+export const workSubmissionsQuerySchema = z.object(pageQueryFields);
 export type WorkSubmissionsQuery = z.output<typeof workSubmissionsQuerySchema>;
 
 /** One of the worker's own submissions, as their history lists it. */

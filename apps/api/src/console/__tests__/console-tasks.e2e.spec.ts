@@ -60,6 +60,40 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect((await get(`/api/console/projects/${r.projectUuid}/tasks?before=${encodeURIComponent(`1|${tasks[0]}`)}`)).status).toBe(422);
   });
 
+  it('pages with the cursor every list uses (libs/contracts paging.ts), and refuses any other in the contract’s shape', async () => {
+    const first = await get(`/api/console/projects/${r.projectUuid}/tasks?limit=1`);
+    // The moment to the microsecond, in UTC, as the worker's history writes it.
+    expect(first.body.next_cursor).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\|[0-9a-f-]{36}$/);
+    const [{ at }] = await t.db.query(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM tasks WHERE id = $1`, [tasks[3]]);
+    expect(first.body.next_cursor).toBe(`${at}|${tasks[3]}`);
+    const cursorError = { errors: [{ field: 'before', detail: 'must be a next_cursor from a previous page' }] };
+    const uuid = tasks[3];
+    for (const before of [
+      'garbage',
+      uuid,
+      `2026-11-20T10:00:00.000007Z|not-a-uuid`,
+      `2026-02-31T10:00:00.000000Z|${uuid}`,
+      `2026-11-20T10:00:00.000Z|${uuid}`,
+      // PostgreSQL's own text of a timestamptz, which this list answered before: one form only.
+      `2026-11-20 10:00:00.000007+00|${uuid}`,
+      `2026-11-20T10:00:00.000007Z|${uuid}|x`,
+    ]) {
+      const res = await get(`/api/console/projects/${r.projectUuid}/tasks?before=${encodeURIComponent(before)}`);
+      expect({ before, status: res.status, body: res.body }).toEqual({ before, status: 422, body: cursorError });
+    }
+    const twice = await get(`/api/console/projects/${r.projectUuid}/tasks?before=${encodeURIComponent(first.body.next_cursor)}&before=x`);
+    expect(twice).toMatchObject({ status: 422, body: cursorError });
+    const limitError = { errors: [{ field: 'limit', detail: 'must be an integer from 1 to 100' }] };
+    for (const limit of ['0', '101', '1.5', '1e1', '']) {
+      const res = await get(`/api/console/projects/${r.projectUuid}/tasks?limit=${encodeURIComponent(limit)}`);
+      expect({ limit, status: res.status, body: res.body }).toEqual({ limit, status: 422, body: limitError });
+    }
+    expect(await get(`/api/console/projects/${r.projectUuid}/tasks?state=done`)).toMatchObject({
+      status: 422,
+      body: { errors: [{ field: 'state', detail: 'must be incomplete, complete or cancelled' }] },
+    });
+  });
+
   it('shows one task with consensus boxes and each worker’s own boxes', async () => {
     const res = await get(`/api/console/projects/${r.projectUuid}/tasks/${tasks[0]}`);
     expect(res.status).toBe(200);
