@@ -39,6 +39,7 @@ import { CheckoutProblem1766200000000 } from './migrations/1766200000000-checkou
 import { CheckoutProblemIndex1766300000000 } from './migrations/1766300000000-checkout-problem-index';
 import { TaskProblemReports1766400000000 } from './migrations/1766400000000-task-problem-reports';
 import { ReportedTasksIndex1766500000000 } from './migrations/1766500000000-reported-tasks-index';
+import { CancelledTasksIndex1766600000000 } from './migrations/1766600000000-cancelled-tasks-index';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -87,6 +88,7 @@ export const MIGRATIONS = [
   CheckoutProblemIndex1766300000000,
   TaskProblemReports1766400000000,
   ReportedTasksIndex1766500000000,
+  CancelledTasksIndex1766600000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -21,6 +21,7 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
   `("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL)`,
 )
 @Check('ck_tasks_leased_count', `"leased_count" >= 0`)
+@Index('ix_tasks_cancelled', ['projectId', 'createdAt', 'id'], { where: 'cancelled_at IS NOT NULL' })
 @Index('ix_tasks_reported', ['projectId', 'createdAt', 'id'], { where: 'problem_reports > 0' })
 @Check('ck_tasks_problem_reports', `"problem_reports" >= 0`)
 @Check('ck_tasks_frame', `("frame_width" IS NULL) = ("frame_height" IS NULL) AND ("frame_width" IS NULL OR "completed_at" IS NOT NULL)`)

@@ -1,5 +1,7 @@
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, addTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
+import { tableReads } from '../../../test/query-plan';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { taskListSql } from '../console-tasks.service';
 
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
 
@@ -121,5 +123,29 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     for (const path of ['progress', 'tasks', `tasks/${tasks[0]}`, 'results']) {
       expect((await get(`/api/console/projects/${r.projectUuid}/${path}`, stranger)).status).toBe(404);
     }
+  });
+  it('reads each state’s page through an index of that state’s tasks, not by walking the project', async () => {
+    const owner = await aRequester(t, { default_required_submissions: 1 });
+    const cancelled = await aTask(t, owner);
+    const complete = await aTask(t, owner);
+    expect((await t.request({ method: 'POST', url: `/api/console/projects/${owner.projectUuid}/tasks/${cancelled}/cancel`, headers: owner.auth })).status).toBe(200);
+    const w = await signUp(t);
+    const lease = await checkOut(t, w, owner.projectUuid);
+    expect(lease.task_uuid).toBe(complete);
+    expect((await submitABox(t, w, lease.checkout_id)).status).toBe(201);
+    // 5,000 newer outstanding tasks, which a page of the older states once walked before finding one.
+    await t.db.query(
+      `INSERT INTO tasks (id, project_id, prompt, reward, required_submissions, allowed_completion_time_seconds, created_at)
+       SELECT gen_random_uuid(), $1, 'p', 1, 1, 600, now() + n * interval '1 millisecond' FROM generate_series(1, 5000) n`,
+      [owner.projectUuid],
+    );
+    await t.db.query('ANALYZE tasks');
+    const reads = async (state: 'cancelled' | 'complete' | 'incomplete') => ({ state, reads: await tableReads(t.db, taskListSql({ state }, 51), [owner.projectUuid], 'tasks') });
+    expect(await reads('cancelled')).toEqual({ state: 'cancelled', reads: ['ix_tasks_cancelled'] });
+    expect(await reads('complete')).toEqual({ state: 'complete', reads: ['ix_tasks_project_completed'] });
+    expect(await reads('incomplete')).toEqual({ state: 'incomplete', reads: ['ix_tasks_open'] });
+    const listed = async (state: string) => (await get(`/api/console/projects/${owner.projectUuid}/tasks?state=${state}`, owner)).body.data.map((row: { task_uuid: string }) => row.task_uuid);
+    expect(await listed('cancelled')).toEqual([cancelled]);
+    expect(await listed('complete')).toEqual([complete]);
   });
 });

@@ -1,4 +1,5 @@
 import { aRequester, aTask, checkOut as checkOutIn, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
+import { tableReads } from '../../../test/query-plan';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { taskListSql } from '../../console/console-tasks.service';
 import { TaskProblemReports1766400000000 } from '../../database/migrations/1766400000000-task-problem-reports';
@@ -9,18 +10,6 @@ import { expireLeases } from '../lease-expiry';
  * A worker who gives a task back may say what is wrong with it (docs/decisions.md, "Problem reports"),
  * and the task's owner sees it on the task, in the task list and in the project's progress.
  */
-interface PlanNode {
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Node Type': string;
-  Plans?: PlanNode[];
-}
-/** How each scan of `table` in an EXPLAIN (FORMAT JSON) plan reads it: the index's name, or the node type. */
-const scansOf = (node: PlanNode, table: string): string[] => [
-  ...(node['Relation Name'] === table ? [node['Index Name'] ?? node['Node Type']] : []),
-  ...(node.Plans ?? []).flatMap((child) => scansOf(child, table)),
-];
-
 describe('problem reports: POST /api/work/checkouts/:id/release with a problem', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -211,8 +200,7 @@ describe('problem reports: POST /api/work/checkouts/:id/release with a problem',
     );
     await t.db.query('ANALYZE tasks');
     for (const filter of [{ reported: true }, { reported: true, state: 'incomplete' as const }]) {
-      const [{ 'QUERY PLAN': plan }] = await t.db.query(`EXPLAIN (FORMAT JSON) ${taskListSql(filter, 51)}`, [r.projectUuid]);
-      expect({ filter, tasksReadBy: scansOf(plan[0].Plan, 'tasks') }).toEqual({ filter, tasksReadBy: ['ix_tasks_reported'] });
+      expect({ filter, tasksReadBy: await tableReads(t.db, taskListSql(filter, 51), [r.projectUuid], 'tasks') }).toEqual({ filter, tasksReadBy: ['ix_tasks_reported'] });
     }
     expect(await reportedList(r)).toEqual([reported]);
   });
