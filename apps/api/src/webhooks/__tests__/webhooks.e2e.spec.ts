@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { A_BOX, aRequester, aTask, checkOut, completeTaskWithCallback, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { createTestDatabase, dropTestDatabase } from '../../../test/test-database';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { eventually } from '../../../test/eventually';
@@ -23,35 +23,6 @@ const FAST = {
   WEBHOOK_RELAY_GRACE_MS: '300',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
 };
-const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
-
-/** Adds one task (required_submissions 1) with `callbackUrl` and leases it to `worker`, through the real APIs. */
-async function addAndLease(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<{ taskId: string; checkoutId: string }> {
-  const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1, callback_url: callbackUrl });
-  expect(added.status).toBe(201);
-  const lease = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: worker.auth, body: { project_uuid: r.projectUuid } });
-  expect(lease.status).toBe(201);
-  expect(lease.body.data.task_uuid).toBe(added.body.data.task_uuid);
-  return { taskId: added.body.data.task_uuid, checkoutId: lease.body.data.checkout_id };
-}
-
-/** Submits one box for the lease; resolves to the HTTP status. */
-async function submitBox(t: TestApp, worker: SignedIn, checkoutId: string): Promise<number> {
-  const done = await t.request({
-    method: 'POST',
-    url: `/api/work/checkouts/${checkoutId}/submit`,
-    headers: worker.auth,
-    body: { annotations: [BOX], image_width: 640, image_height: 480 },
-  });
-  return done.status;
-}
-
-/** Completes one task (required_submissions 1) with `callbackUrl`, through the real APIs. */
-async function completeTask(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
-  const { taskId, checkoutId } = await addAndLease(t, r, worker, callbackUrl);
-  expect(await submitBox(t, worker, checkoutId)).toBe(201);
-  return taskId;
-}
 
 const secretOf = async (t: TestApp, r: Requester): Promise<string> =>
   (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data.signing_secret;
@@ -75,7 +46,7 @@ describe('webhooks', () => {
 
   it('confirms a new address by challenge, then sends the signed task_completed event', async () => {
     const r = await aRequester(t);
-    const taskId = await completeTask(t, r, worker, receiver.url('/first'));
+    const taskId = await completeTaskWithCallback(t, r, worker, receiver.url('/first'));
     const events = (await eventually(() => receiver.events('/first').length === 1 && receiver.events('/first'))) || [];
     expect(events).toHaveLength(1);
     const [challenge] = receiver.at('/first');
@@ -95,7 +66,7 @@ describe('webhooks', () => {
     ]);
     expect(event.json?.data).toMatchObject({
       task: { task_uuid: taskId, submission_count: 1, required_submissions: 1, callback_url: receiver.url('/first') },
-      annotations: { task_uuid: taskId, completed: true, annotations: [{ ...BOX, support: 1, agreement: 1 }] },
+      annotations: { task_uuid: taskId, completed: true, annotations: [{ ...A_BOX, support: 1, agreement: 1 }] },
     });
     expect(() => new Webhook('whsec_' + Buffer.alloc(32, 1).toString('base64')).verify(event.body, event.headers as Record<string, string>)).toThrow();
 
@@ -123,7 +94,7 @@ describe('webhooks', () => {
     const deliveredTo = async (path: string, n: number) =>
       ((await eventually(() => receiver.events(path).length === n && receiver.events(path))) || [])[n - 1] as ReceivedRequest;
     const old = await secretOf(t, r);
-    await completeTask(t, r, worker, receiver.url('/rotating'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/rotating'));
     expect((await deliveredTo('/rotating', 1)).headers['webhook-signature']).toMatch(/^v1,\S+$/);
 
     const rotated = await t.request({ method: 'POST', url: '/api/console/webhooks/signing-secret/rotate', headers: r.auth, body: {} });
@@ -140,7 +111,7 @@ describe('webhooks', () => {
     });
 
     // During the overlap every delivery carries both signatures: a verifier with either secret accepts it.
-    await completeTask(t, r, worker, receiver.url('/rotating'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/rotating'));
     const during = await deliveredTo('/rotating', 2);
     expect(during.headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
     expect([verifies(fresh, during), verifies(old, during)]).toEqual([true, true]);
@@ -149,7 +120,7 @@ describe('webhooks', () => {
     await t.db.query(`UPDATE accounts SET webhook_previous_secret_expires_at = now() - interval '1 second' WHERE id = $1`, [r.accountId]);
     expect((await secretOf(t, r))).toBe(fresh);
     expect((await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data.previous_secret_expires_at).toBeNull();
-    await completeTask(t, r, worker, receiver.url('/rotating'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/rotating'));
     const after = await deliveredTo('/rotating', 3);
     expect(after.headers['webhook-signature']).toMatch(/^v1,\S+$/);
     expect([verifies(fresh, after), verifies(old, after)]).toEqual([true, false]);
@@ -166,9 +137,9 @@ describe('webhooks', () => {
     receiver.on('/rethreshold', hold);
     const marker = [{ label: 'car', center_x: 11, center_y: 22, width: 7, height: 4, support: 9, agreement: 0.5 }];
     const kept = await aRequester(t);
-    const keptTask = await completeTask(t, kept, worker, receiver.url('/stored'));
+    const keptTask = await completeTaskWithCallback(t, kept, worker, receiver.url('/stored'));
     const changed = await aRequester(t);
-    const changedTask = await completeTask(t, changed, worker, receiver.url('/rethreshold'));
+    const changedTask = await completeTaskWithCallback(t, changed, worker, receiver.url('/rethreshold'));
     await t.db.query('UPDATE tasks SET consensus = $2::json WHERE id = ANY($1)', [[keptTask, changedTask], JSON.stringify(marker)]);
     const patched = await t.request({ method: 'PATCH', url: `/api/console/projects/${changed.projectUuid}`, headers: changed.auth, body: { consensus_iou_threshold: 0.7 } });
     expect(patched.status).toBe(200);
@@ -177,7 +148,7 @@ describe('webhooks', () => {
     const [stored] = (await eventually(() => receiver.events('/stored').length === 1 && receiver.events('/stored'))) || [];
     expect(stored?.json?.data).toMatchObject({ annotations: { task_uuid: keptTask, annotations: marker } });
     const [recomputed] = (await eventually(() => receiver.events('/rethreshold').length === 1 && receiver.events('/rethreshold'))) || [];
-    expect(recomputed?.json?.data).toMatchObject({ annotations: { task_uuid: changedTask, annotations: [{ ...BOX, support: 1, agreement: 1 }] } });
+    expect(recomputed?.json?.data).toMatchObject({ annotations: { task_uuid: changedTask, annotations: [{ ...A_BOX, support: 1, agreement: 1 }] } });
   });
 
   it('completes a task without waiting on its account’s row or its callback address’s row', async () => {
@@ -186,7 +157,9 @@ describe('webhooks', () => {
     // would pile their locks onto two rows (migration 1764900000000). Here another transaction holds
     // both rows FOR UPDATE, which such a key's lock would have to wait for.
     const r = await aRequester(t);
-    const { taskId, checkoutId } = await addAndLease(t, r, worker, receiver.url('/unlocked'));
+    const taskId = await aTask(t, r, { required_submissions: 1, callback_url: receiver.url('/unlocked') });
+    const lease = await checkOut(t, worker, r.projectUuid);
+    expect(lease.task_uuid).toBe(taskId);
 
     const holder = t.db.createQueryRunner();
     await holder.connect();
@@ -198,7 +171,13 @@ describe('webhooks', () => {
         [taskId],
       );
       await holder.query(`SELECT 1 FROM webhook_endpoints WHERE id = $1 FOR UPDATE`, [held[0].callback_endpoint_id]);
-      const outcome = await within(submitBox(t, worker, checkoutId), 3000, 'still waiting');
+      const submit = t.request({
+        method: 'POST',
+        url: `/api/work/checkouts/${lease.checkout_id}/submit`,
+        headers: worker.auth,
+        body: { annotations: [A_BOX], image_width: 640, image_height: 480 },
+      });
+      const outcome = await within(submit.then((res) => res.status), 3000, 'still waiting');
       expect(outcome).toBe(201);
     } finally {
       await holder.rollbackTransaction();
@@ -212,7 +191,7 @@ describe('webhooks', () => {
     // The challenge is answered 503 with a long Retry-After, so nothing but this test confirms the address.
     receiver.on('/racing', (req) => (req.json?.event === 'challenge' ? { status: 503, headers: { 'retry-after': '600' } } : { status: 200 }));
     const r = await aRequester(t);
-    const taskId = await completeTask(t, r, worker, receiver.url('/racing'));
+    const taskId = await completeTaskWithCallback(t, r, worker, receiver.url('/racing'));
     const parked = await eventually(async () => {
       const rows = await t.db.query(`SELECT id, endpoint_id FROM webhook_events WHERE task_id = $1 AND next_attempt_at IS NULL`, [taskId]);
       return rows[0] as { id: string; endpoint_id: string } | undefined;
@@ -245,7 +224,7 @@ describe('webhooks', () => {
   it('sends no data to an address that answers the challenge with the wrong token', async () => {
     const r = await aRequester(t);
     receiver.on('/liar', (req) => (req.json?.event === 'challenge' ? { status: 200, body: { token: 'not-it' } } : { status: 200 }));
-    await completeTask(t, r, worker, receiver.url('/liar'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/liar'));
     await eventually(() => receiver.at('/liar').length >= 3);
     expect(receiver.at('/liar').length).toBeGreaterThanOrEqual(3);
     expect(receiver.events('/liar')).toEqual([]);
@@ -258,7 +237,7 @@ describe('webhooks', () => {
     receiver.on('/flaky', (req, nth) =>
       req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : nth === 2 ? { status: 500, body: 'oops' } : { status: 200 },
     );
-    await completeTask(t, r, worker, receiver.url('/flaky'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/flaky'));
     const [event] = await eventually(async () => {
       const log = await eventLog(t, r);
       return log[0]?.state === 'delivered' && log;
@@ -275,7 +254,7 @@ describe('webhooks', () => {
     receiver.on('/binary', (req) =>
       req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : { status: 200, body: Buffer.from([0x6f, 0x6b, 0x00, 0xff, 0x21]) },
     );
-    await completeTask(t, r, worker, receiver.url('/binary'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/binary'));
     const [event] = await eventually(async () => {
       const log = await eventLog(t, r);
       return log[0]?.state === 'delivered' && log;
@@ -293,7 +272,7 @@ describe('webhooks', () => {
     receiver.on('/strict', (req) =>
       req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : refuse ? { status: 400 } : { status: 204 },
     );
-    await completeTask(t, r, worker, receiver.url('/strict'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/strict'));
     const [failed] = await eventually(async () => {
       const log = await eventLog(t, r);
       return log[0]?.state === 'failed' && log;
@@ -320,14 +299,14 @@ describe('webhooks', () => {
     receiver.on('/was-down', (req) =>
       req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : down ? { status: 410 } : { status: 204 },
     );
-    const tasks = [await completeTask(t, r, worker, receiver.url('/was-down')), await completeTask(t, r, worker, receiver.url('/was-down'))];
+    const tasks = [await completeTaskWithCallback(t, r, worker, receiver.url('/was-down')), await completeTaskWithCallback(t, r, worker, receiver.url('/was-down'))];
     await eventually(async () => {
       const log = await eventLog(t, r);
       return log.length === 2 && log.every((e: { state: string }) => e.state === 'failed');
     });
     const other = await aRequester(t);
     receiver.on('/other', (req) => (req.json?.event === 'challenge' ? { status: 200, body: { token: req.json.data?.token } } : { status: 410 }));
-    await completeTask(t, other, worker, receiver.url('/other'));
+    await completeTaskWithCallback(t, other, worker, receiver.url('/other'));
     await eventually(async () => (await eventLog(t, other))[0]?.state === 'failed');
 
     down = false;
@@ -355,7 +334,7 @@ describe('webhooks', () => {
           ? { status: 429, headers: { 'retry-after': '2' } }
           : { status: 200 },
     );
-    await completeTask(t, r, worker, receiver.url('/busy'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/busy'));
     const events = (await eventually(() => receiver.events('/busy').length === 2 && receiver.events('/busy'))) || [];
     expect(events).toHaveLength(2);
     // The schedule says 0.2 s; the receiver asked for 2 s.
@@ -364,7 +343,7 @@ describe('webhooks', () => {
 
   it('reads and records the deliveries that meet in one turn of the event loop with one statement each; a row that fails fails alone', async () => {
     const r = await aRequester(t);
-    for (let i = 0; i < 3; i += 1) await completeTask(t, r, worker, receiver.url('/batched'));
+    for (let i = 0; i < 3; i += 1) await completeTaskWithCallback(t, r, worker, receiver.url('/batched'));
     const ids: string[] = (await eventually(async () => {
       const log = await eventLog(t, r);
       return log.length === 3 && log.every((e: { state: string }) => e.state === 'delivered') && log;
@@ -402,11 +381,11 @@ describe('webhooks', () => {
     const r = await aRequester(t);
     const other = await new WebhookReceiver().start();
     const port = other.port;
-    await completeTask(t, r, worker, other.url('/later'));
+    await completeTaskWithCallback(t, r, worker, other.url('/later'));
     await eventually(() => other.events('/later').length === 1);
     await other.stop();
 
-    await completeTask(t, r, worker, `http://127.0.0.1:${port}/later`);
+    await completeTaskWithCallback(t, r, worker, `http://127.0.0.1:${port}/later`);
     await eventually(async () => (await eventLog(t, r))[0]?.attempt_count >= 2);
     const back = await new WebhookReceiver().start(port);
     try {
@@ -440,7 +419,7 @@ describe('webhooks: requests in flight to one receiver', () => {
 
   it('sends at most WEBHOOK_RECEIVER_CONCURRENCY at once, and a delivery’s wait for its turn does not count against its timeout', async () => {
     const r = await aRequester(t);
-    await completeTask(t, r, worker, receiver.url('/slow'));
+    await completeTaskWithCallback(t, r, worker, receiver.url('/slow'));
     await eventually(() => receiver.events('/slow').length === 1);
 
     // Each reply takes 0.8 s of the 2 s allowed (room for a loaded machine); eight events, two at a
@@ -455,7 +434,7 @@ describe('webhooks: requests in flight to one receiver', () => {
       inFlight -= 1;
       return echoChallenge(req, 0);
     });
-    for (let i = 0; i < 8; i += 1) await completeTask(t, r, worker, receiver.url('/slow'));
+    for (let i = 0; i < 8; i += 1) await completeTaskWithCallback(t, r, worker, receiver.url('/slow'));
     const log = await eventually(async () => {
       const events = await eventLog(t, r);
       return events.length === 9 && events.every((e: { state: string }) => e.state !== 'pending') && events;
@@ -502,7 +481,7 @@ describe('webhooks: redelivering an event while its attempt is in flight', () =>
       }
       return { status: 200 };
     });
-    await completeTask(t, r, worker, receiver.url(path));
+    await completeTaskWithCallback(t, r, worker, receiver.url(path));
     await heldArrived;
     const [event] = await eventLog(t, r);
     const again = await t.request({ method: 'POST', url: `/api/console/webhooks/events/${event.id}/redeliver`, headers: r.auth });
@@ -560,7 +539,7 @@ describe('webhooks: redelivering an event whose job is just ending', () => {
       return applied;
     });
     try {
-      await completeTask(t, r, worker, receiver.url('/ending'));
+      await completeTaskWithCallback(t, r, worker, receiver.url('/ending'));
       await wasRecorded;
       const [event] = await eventLog(t, r);
       expect(event.state).toBe('delivered');
@@ -599,16 +578,16 @@ describe('webhooks: a slow receiver', () => {
 
   it('does not hold every delivery slot: another receiver’s event goes while it sits on its requests, and its own arrive unretried', async () => {
     const r = await aRequester(t);
-    await completeTask(t, r, worker, slow.url('/stuck'));
-    await completeTask(t, r, worker, quick.url('/quick'));
+    await completeTaskWithCallback(t, r, worker, slow.url('/stuck'));
+    await completeTaskWithCallback(t, r, worker, quick.url('/quick'));
     await eventually(() => slow.events('/stuck').length === 1 && quick.events('/quick').length === 1);
 
     // 2 s a reply, one at a time: without giving up their slots, the slow receiver's deliveries (one
     // sent, two waiting) would fill all 3 and the quick receiver's event would wait about 2 s.
     slow.on('/stuck', async (req) => (await sleep(2000), echoChallenge(req, 0)));
-    for (let i = 0; i < 4; i += 1) await completeTask(t, r, worker, slow.url('/stuck'));
+    for (let i = 0; i < 4; i += 1) await completeTaskWithCallback(t, r, worker, slow.url('/stuck'));
     const completedAt = Date.now();
-    await completeTask(t, r, worker, quick.url('/quick'));
+    await completeTaskWithCallback(t, r, worker, quick.url('/quick'));
     await eventually(() => quick.events('/quick').length === 2);
     expect(quick.events('/quick')[1].at - completedAt).toBeLessThan(1000);
 
@@ -640,7 +619,7 @@ describe('webhooks: an address that never confirms', () => {
     receiver.on('/rearm', (req) =>
       req.json?.event === 'challenge' ? { status: 200, body: { token: honest ? req.json.data?.token : 'nope' } } : { status: 200 },
     );
-    const waited = await completeTask(t, r, worker, receiver.url('/rearm'));
+    const waited = await completeTaskWithCallback(t, r, worker, receiver.url('/rearm'));
     const failed = await eventually(async () => {
       const settings = (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data;
       return settings.endpoints[0]?.state === 'failed' && settings.endpoints[0];
@@ -650,7 +629,7 @@ describe('webhooks: an address that never confirms', () => {
     expect(receiver.events('/rearm')).toEqual([]);
 
     honest = true;
-    const second = await completeTask(t, r, worker, receiver.url('/rearm'));
+    const second = await completeTaskWithCallback(t, r, worker, receiver.url('/rearm'));
     const events = (await eventually(() => receiver.events('/rearm').length === 2 && receiver.events('/rearm'))) || [];
     expect(events.map((e) => (e.json?.data?.task as { task_uuid: string }).task_uuid).sort()).toEqual([waited, second].sort());
   });
@@ -671,8 +650,8 @@ describe('webhooks: SSRF guard', () => {
   it('refuses to connect to 127.0.0.1 or to a name that resolves to loopback', async () => {
     const r = await aRequester(t);
     const worker = await signUp(t);
-    await completeTask(t, r, worker, receiver.url('/inside'));
-    await completeTask(t, r, worker, `http://localhost:${receiver.port}/inside-by-name`);
+    await completeTaskWithCallback(t, r, worker, receiver.url('/inside'));
+    await completeTaskWithCallback(t, r, worker, `http://localhost:${receiver.port}/inside-by-name`);
     const endpoints = await eventually(async () => {
       const list = (await t.request({ method: 'GET', url: '/api/console/webhooks', headers: r.auth })).body.data.endpoints;
       return list.length === 2 && list.every((e: { state: string }) => e.state === 'failed') && list;
@@ -721,7 +700,7 @@ describe('webhooks: nothing is lost between the database and Redis', () => {
       const r = await aRequester(first);
       const worker = await signUp(first);
       jest.spyOn(first.app.get(WebhookJobs), 'enqueueDelivery').mockImplementation(() => undefined);
-      const taskId = await completeTask(first, r, worker, receiver.url('/crash'));
+      const taskId = await completeTaskWithCallback(first, r, worker, receiver.url('/crash'));
       expect(receiver.events('/crash')).toEqual([]);
       const [{ n }] = await first.db.query(`SELECT count(*)::int AS n FROM webhook_events WHERE state = 'pending'`);
       expect(n).toBe(1);
@@ -748,7 +727,7 @@ describe('webhooks: nothing is lost between the database and Redis', () => {
     try {
       const r = await aRequester(t);
       const worker = await signUp(t);
-      await completeTask(t, r, worker, receiver.url('/backlog'));
+      await completeTaskWithCallback(t, r, worker, receiver.url('/backlog'));
       await eventually(() => receiver.events('/backlog').length === 1);
       await t.app.get(WebhookDeliveryProcessor).worker.pause();
       // 10,500 events whose jobs were lost (a flushed Redis), all overdue, several in the same millisecond.
@@ -794,12 +773,12 @@ describe('webhooks: nothing is lost between the database and Redis', () => {
     try {
       const r = await aRequester(t);
       const worker = await signUp(t);
-      await completeTask(t, r, worker, receiver.url('/outage'));
+      await completeTaskWithCallback(t, r, worker, receiver.url('/outage'));
       await eventually(() => receiver.events('/outage').length === 1);
 
       await redis.stop();
       const during = [];
-      for (let i = 0; i < 3; i++) during.push(await completeTask(t, r, worker, receiver.url('/outage')));
+      for (let i = 0; i < 3; i++) during.push(await completeTaskWithCallback(t, r, worker, receiver.url('/outage')));
       await sleep(500);
       expect(receiver.events('/outage')).toHaveLength(1);
 
