@@ -4,9 +4,16 @@ import { LoginPage, SignupPage } from './auth/auth-page';
 import { RequireSession } from './auth/require-session';
 import { SessionProvider } from './auth/session-context';
 import { AppShell, NotFoundPage } from './shell/app-shell';
+import { LazyPage } from './shell/lazy-page';
 import { Loading } from './shell/loading';
+import { retryableImport } from './shell/retryable-import';
 import { WorkProjectsPage } from './work/work-projects-page';
 import { WorkTaskPage } from './work/work-task-page';
+
+// Loaded on first visit, each through LazyPage: a download that fails can be tried again in place.
+const workHistoryPage = retryableImport(() => import('./work/work-history-page').then((m) => m.WorkHistoryPage));
+const accountPage = retryableImport(() => import('./account/account-page').then((m) => m.AccountPage));
+const consoleApp = retryableImport(() => import('./console').then((m) => m.ConsoleApp));
 
 /**
  * Every route of the web app. The console and the account page are lazy-loaded so a worker never
@@ -32,16 +39,11 @@ export const routes: RouteObject[] = [
       {
         // Lazy like the account page: not needed to find or do work, so not in the worker bundle.
         path: 'work/history',
-        lazy: async () => {
-          const { WorkHistoryPage } = await import('./work/work-history-page');
-          return {
-            element: (
-              <RequireSession>
-                <WorkHistoryPage />
-              </RequireSession>
-            ),
-          };
-        },
+        element: (
+          <RequireSession>
+            <LazyPage page={workHistoryPage} />
+          </RequireSession>
+        ),
       },
       {
         path: 'work/:projectUuid',
@@ -53,29 +55,19 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'account',
-        lazy: async () => {
-          const { AccountPage } = await import('./account/account-page');
-          return {
-            element: (
-              <RequireSession>
-                <AccountPage />
-              </RequireSession>
-            ),
-          };
-        },
+        element: (
+          <RequireSession>
+            <LazyPage page={accountPage} />
+          </RequireSession>
+        ),
       },
       {
         path: 'console/*',
-        lazy: async () => {
-          const { ConsoleApp } = await import('./console');
-          return {
-            element: (
-              <RequireSession>
-                <ConsoleApp />
-              </RequireSession>
-            ),
-          };
-        },
+        element: (
+          <RequireSession>
+            <LazyPage page={consoleApp} />
+          </RequireSession>
+        ),
       },
       { path: '*', element: <NotFoundPage /> },
     ],
