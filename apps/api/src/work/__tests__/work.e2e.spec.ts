@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { leaseHintAndTruth } from '../../../test/work-fixtures';
 import { pgPool } from '../../database/prepared-statement';
@@ -25,11 +25,6 @@ describe('worker API /api/work', () => {
     await t.close();
   });
 
-  const newTask = async (r: Requester, fields: Record<string, unknown> = {}): Promise<string> => {
-    const res = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, ...fields });
-    expect(res.status).toBe(201);
-    return res.body.data.task_uuid;
-  };
   const checkOut = (w: SignedIn, projectUuid: string) =>
     t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: projectUuid } });
   const submit = (w: SignedIn, checkoutId: string, body: Record<string, unknown> = { annotations: [BOX], ...IMAGE }) =>
@@ -52,7 +47,7 @@ describe('worker API /api/work', () => {
   describe('checking out', () => {
     it('hands out a lease with everything the worker app needs', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { external_image_url: 'https://images.example.com/1.jpg' });
+      const taskId = await aTask(t, r, { external_image_url: 'https://images.example.com/1.jpg' });
       const [w] = await workers(1);
       const res = await checkOut(w, r.projectUuid);
       expect(res.status).toBe(201);
@@ -88,7 +83,7 @@ describe('worker API /api/work', () => {
 
     it('gives each task to distinct workers, never twice to one, and nothing to a 4th while 3 slots are leased', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 3 });
+      const taskId = await aTask(t, r, { required_submissions: 3 });
       const [w1, w2, w3, w4] = await workers(4);
       const leases = [];
       for (const w of [w1, w2, w3]) {
@@ -119,8 +114,8 @@ describe('worker API /api/work', () => {
 
     it('gives one worker one lease in a project when two checkouts run at the same instant (two tabs)', async () => {
       const r = await aRequester(t);
-      await newTask(r);
-      await newTask(r);
+      await aTask(t, r);
+      await aTask(t, r);
       const [w] = await workers(1);
       // Holding the worker's user row makes the first lease insert wait at its foreign-key check (the second
       // then waits for its advisory lock; without the lock, at the same check), each after its statement's
@@ -147,8 +142,8 @@ describe('worker API /api/work', () => {
 
     it('hands out tasks oldest first and moves on to the next task when one is full', async () => {
       const r = await aRequester(t);
-      const first = await newTask(r, { required_submissions: 1 });
-      const second = await newTask(r, { required_submissions: 1 });
+      const first = await aTask(t, r, { required_submissions: 1 });
+      const second = await aTask(t, r, { required_submissions: 1 });
       const [w1, w2, w3] = await workers(3);
       expect((await checkOut(w1, r.projectUuid)).body.data.task_uuid).toBe(first);
       expect((await checkOut(w2, r.projectUuid)).body.data.task_uuid).toBe(second);
@@ -158,7 +153,7 @@ describe('worker API /api/work', () => {
     it('hands out tasks in the order they were added, whatever their random ids', async () => {
       const r = await aRequester(t);
       const added: string[] = [];
-      for (let i = 0; i < 6; i++) added.push(await newTask(r, { required_submissions: 1 }));
+      for (let i = 0; i < 6; i++) added.push(await aTask(t, r, { required_submissions: 1 }));
       const leased: string[] = [];
       for (const w of await workers(6)) leased.push((await checkOut(w, r.projectUuid)).body.data.task_uuid);
       expect(leased).toEqual(added);
@@ -166,7 +161,7 @@ describe('worker API /api/work', () => {
 
     it('refuses a missing project, another worker’s own project and bad bodies, writing nothing', async () => {
       const r = await aRequester(t);
-      await newTask(r);
+      await aTask(t, r);
       const [w] = await workers(1);
       for (const uuid of [randomUUID(), 'not-a-uuid']) {
         expect(await checkOut(w, uuid)).toMatchObject({ status: 404, body: { errors: [{ field: 'root', detail: 'project not found' }] } });
@@ -189,7 +184,7 @@ describe('worker API /api/work', () => {
   describe('time allowed', () => {
     it('frees the slot of a lease past expires_at at once, with the expiry job not run, and refuses its submit', async () => {
       const r = await aRequester(t, { allowed_completion_time_seconds: 30 });
-      const taskId = await newTask(r, { required_submissions: 1 });
+      const taskId = await aTask(t, r, { required_submissions: 1 });
       const [w1, w2] = await workers(2);
       const lease = (await checkOut(w1, r.projectUuid)).body.data;
       expect(Date.parse(lease.expires_at) - Date.parse(lease.checked_out_at)).toBe(30_000);
@@ -214,8 +209,8 @@ describe('worker API /api/work', () => {
 
     it('lets a worker whose lease ran out check out the project’s next task at once, with the expiry job not run', async () => {
       const r = await aRequester(t, { allowed_completion_time_seconds: 30 });
-      await newTask(r, { required_submissions: 1 });
-      const next = await newTask(r, { required_submissions: 1 });
+      await aTask(t, r, { required_submissions: 1 });
+      const next = await aTask(t, r, { required_submissions: 1 });
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       await runOut(lease.checkout_id);
@@ -228,7 +223,7 @@ describe('worker API /api/work', () => {
 
     it('the checkout-expiry job marks a run-out lease expired, skips one that was submitted, and neither job stays in Redis', async () => {
       const r = await aRequester(t);
-      await newTask(r, { required_submissions: 2 });
+      await aTask(t, r, { required_submissions: 2 });
       const [w1, w2] = await workers(2);
       const runsOut = (await checkOut(w1, r.projectUuid)).body.data;
       const submitted = (await checkOut(w2, r.projectUuid)).body.data;
@@ -258,7 +253,7 @@ describe('worker API /api/work', () => {
 
     it('the periodic sweep marks run-out leases expired whose job never ran, and leaves live and submitted ones alone', async () => {
       const r = await aRequester(t);
-      await newTask(r, { required_submissions: 3 });
+      await aTask(t, r, { required_submissions: 3 });
       const [w1, w2, w3] = await workers(3);
       const lost = (await checkOut(w1, r.projectUuid)).body.data;
       const live = (await checkOut(w2, r.projectUuid)).body.data;
@@ -287,7 +282,7 @@ describe('worker API /api/work', () => {
 
     it('adds a lease’s expiry job, keyed by the checkout id, once the lease has outlived its grace', async () => {
       const r = await aRequester(t);
-      await newTask(r);
+      await aTask(t, r);
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
@@ -302,7 +297,7 @@ describe('worker API /api/work', () => {
 
     it('leaves Redis alone for a lease that ends within its grace: no job added, none removed', async () => {
       const r = await aRequester(t);
-      await newTask(r, { required_submissions: 3 });
+      await aTask(t, r, { required_submissions: 3 });
       const [w1, w2, w3] = await workers(3);
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
       const add = jest.spyOn(queue, 'add');
@@ -329,7 +324,7 @@ describe('worker API /api/work', () => {
 
     it('adds the jobs of leases still in their grace when asked to (on shutdown)', async () => {
       const r = await aRequester(t);
-      await newTask(r);
+      await aTask(t, r);
       const [w] = await workers(1);
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
       const add = jest.spyOn(queue, 'add');
@@ -348,7 +343,7 @@ describe('worker API /api/work', () => {
 
     it('adds a lease’s job at checkout past MAX_PENDING leases in their grace, and removes it when the young lease ends', async () => {
       const r = await aRequester(t);
-      await newTask(r);
+      await aTask(t, r);
       const [w] = await workers(1);
       const scheduler = t.app.get(CheckoutExpiryScheduler);
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
@@ -383,7 +378,7 @@ describe('worker API /api/work', () => {
     it('takes a lease’s expiry job off the queue when the lease is submitted or released', async () => {
       // Left there, each would hold ~1 KB of Redis until its time, up to a day after the lease ended.
       const r = await aRequester(t);
-      await newTask(r, { required_submissions: 2 });
+      await aTask(t, r, { required_submissions: 2 });
       const [w1, w2] = await workers(2);
       const queue = t.app.get(ProducerQueues).checkoutExpiry;
       const queued = async (checkoutId: string) => Boolean(await queue.getJob(expiryJobId(checkoutId)));
@@ -403,7 +398,7 @@ describe('worker API /api/work', () => {
   describe('releasing', () => {
     it('gives the task back at once; again is harmless; a submitted lease cannot be released', async () => {
       const r = await aRequester(t);
-      await newTask(r, { required_submissions: 1 });
+      await aTask(t, r, { required_submissions: 1 });
       const [w1, w2] = await workers(2);
       const lease = (await checkOut(w1, r.projectUuid)).body.data;
       expect(await release(w1, lease.checkout_id)).toMatchObject({ status: 200, body: { data: { checkout_id: lease.checkout_id, state: 'released' } } });
@@ -422,7 +417,7 @@ describe('worker API /api/work', () => {
   describe('submitting', () => {
     it('credits the reward, completes the task with the last submission and writes the outbox event in the same transaction', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 2, reward: 40, callback_url: 'https://hooks.example.com/cb' });
+      const taskId = await aTask(t, r, { required_submissions: 2, reward: 40, callback_url: 'https://hooks.example.com/cb' });
       const [w1, w2] = await workers(2);
       const l1 = (await checkOut(w1, r.projectUuid)).body.data;
       const l2 = (await checkOut(w2, r.projectUuid)).body.data;
@@ -464,7 +459,7 @@ describe('worker API /api/work', () => {
 
     it('writes no event for a task without callback_url', async () => {
       const r = await aRequester(t);
-      await newTask(r, { required_submissions: 1 });
+      await aTask(t, r, { required_submissions: 1 });
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       expect((await submit(w, lease.checkout_id)).status).toBe(201);
@@ -474,7 +469,7 @@ describe('worker API /api/work', () => {
 
     it('replays a repeated identical submit and refuses a different one', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 2 });
+      const taskId = await aTask(t, r, { required_submissions: 2 });
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const body = { annotations: [BOX], ...IMAGE };
@@ -490,7 +485,7 @@ describe('worker API /api/work', () => {
 
     it('replays concurrent identical submits as one submission', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 1 });
+      const taskId = await aTask(t, r, { required_submissions: 1 });
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const answers = await Promise.all(Array.from({ length: 5 }, () => submit(w, lease.checkout_id)));
@@ -501,7 +496,7 @@ describe('worker API /api/work', () => {
 
     it('answers another worker’s checkout as not found', async () => {
       const r = await aRequester(t);
-      await newTask(r);
+      await aTask(t, r);
       const [owner, thief] = await workers(2);
       const lease = (await checkOut(owner, r.projectUuid)).body.data;
       for (const id of [lease.checkout_id, randomUUID(), 'nope']) {
@@ -512,7 +507,7 @@ describe('worker API /api/work', () => {
 
     it('refuses boxes outside the image, unknown labels, too many boxes and malformed bodies, changing nothing', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r);
+      const taskId = await aTask(t, r);
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       const cases: Array<[Record<string, unknown>, string]> = [
@@ -561,7 +556,7 @@ describe('worker API /api/work', () => {
         [100, 40],
       ]) {
         const r = await aRequester(t);
-        const taskId = await newTask(r, { required_submissions: required });
+        const taskId = await aTask(t, r, { required_submissions: required });
         const [w] = await workers(1);
         const lease = (await checkOut(w, r.projectUuid)).body.data;
         expect(lease.max_boxes).toBe(max);
@@ -590,8 +585,8 @@ describe('worker API /api/work', () => {
   describe('a lease taken as another ran out, whose submit then completed the task', () => {
     it('answers its submit that the task was completed, reads it as completed, and lets the worker check out the next task', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 1 });
-      const nextTaskId = await newTask(r, { required_submissions: 1 });
+      const taskId = await aTask(t, r, { required_submissions: 1 });
+      const nextTaskId = await aTask(t, r, { required_submissions: 1 });
       const [late, taker] = await workers(2);
       // The same millisecond, as two transactions see it: `late`'s submit began while its lease was live
       // and `taker`'s checkout began once it had run out. Staged here as: run out, lease, live again, submit.
@@ -618,7 +613,7 @@ describe('worker API /api/work', () => {
   describe('reading one lease', () => {
     it('answers its state without changing it: active, submitted, released, expired, cancelled; another worker’s is not found', async () => {
       const r = await aRequester(t);
-      for (let i = 0; i < 4; i += 1) await newTask(r, { required_submissions: 1 });
+      for (let i = 0; i < 4; i += 1) await aTask(t, r, { required_submissions: 1 });
       const [w1, w2, w3, w4] = await workers(4);
       const state = async (w: SignedIn, checkoutId: string) => {
         const res = await t.request({ method: 'GET', url: `/api/work/checkouts/${checkoutId}`, headers: w.auth });
@@ -653,7 +648,7 @@ describe('worker API /api/work', () => {
   describe('cancel_outstanding', () => {
     it('does not deadlock with a submit that holds its lease and waits for its task', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 2 });
+      const taskId = await aTask(t, r, { required_submissions: 2 });
       const [w] = await workers(1);
       const lease = (await checkOut(w, r.projectUuid)).body.data;
       // A submit's order: the lease row first (the submissions trigger), then its task.
@@ -675,9 +670,9 @@ describe('worker API /api/work', () => {
 
     it('ends every incomplete task and its leases; submissions stay readable; completed tasks are untouched', async () => {
       const r = await aRequester(t);
-      const done = await newTask(r, { required_submissions: 1, reward: 10 });
-      const partial = await newTask(r, { required_submissions: 2, reward: 30 });
-      await newTask(r, { required_submissions: 3, reward: 50 });
+      const done = await aTask(t, r, { required_submissions: 1, reward: 10 });
+      const partial = await aTask(t, r, { required_submissions: 2, reward: 30 });
+      await aTask(t, r, { required_submissions: 3, reward: 50 });
       const [w1, w2, w3] = await workers(3);
       const l1 = (await checkOut(w1, r.projectUuid)).body.data;
       expect(l1.task_uuid).toBe(done);
@@ -689,7 +684,7 @@ describe('worker API /api/work', () => {
       expect(l3.task_uuid).toBe(partial);
 
       const other = await aRequester(t);
-      const untouched = await newTask(other);
+      const untouched = await aTask(t, other);
       const cancel = (who: SignedIn, uuid: string) =>
         t.request({ method: 'POST', url: `/api/console/projects/${uuid}/cancel_outstanding`, headers: who.auth });
       expect((await cancel(other, r.projectUuid)).status).toBe(404);
@@ -721,8 +716,8 @@ describe('worker API /api/work', () => {
   describe('projects with work', () => {
     it('lists other accounts’ projects with tasks this worker can take, and how many', async () => {
       const r = await aRequester(t, { display_name: 'Count the bikes', default_reward: 12 });
-      await newTask(r, { required_submissions: 1 });
-      await newTask(r, { required_submissions: 1, reward: 15 });
+      await aTask(t, r, { required_submissions: 1 });
+      await aTask(t, r, { required_submissions: 1, reward: 15 });
       const [w1, w2] = await workers(2);
       const mine = async (w: SignedIn) =>
         ((await t.request({ method: 'GET', url: '/api/work/projects', headers: w.auth })).body.data as Array<{ uuid: string; available_task_count: number }>).find(
@@ -749,7 +744,7 @@ describe('worker API /api/work', () => {
 
     it('shows the time the tasks allow, not the project’s default, when add_task set it', async () => {
       const r = await aRequester(t, { allowed_completion_time_seconds: 600 });
-      await newTask(r, { required_submissions: 1, allowed_completion_time_seconds: 60 });
+      await aTask(t, r, { required_submissions: 1, allowed_completion_time_seconds: 60 });
       const [w] = await workers(1);
       const listed = (await t.request({ method: 'GET', url: '/api/work/projects', headers: w.auth })).body.data.find(
         (p: { uuid: string }) => p.uuid === r.projectUuid,
@@ -763,7 +758,7 @@ describe('worker API /api/work', () => {
   describe('the database itself refuses what breaks the invariants', () => {
     it('a lease on a full, completed or cancelled task; a lease brought back; a submission without a live lease; a count out of step', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 1 });
+      const taskId = await aTask(t, r, { required_submissions: 1 });
       const [w1, w2] = await workers(2);
       const lease = (await checkOut(w1, r.projectUuid)).body.data;
       const insertLease = (worker: string) =>
@@ -835,7 +830,7 @@ describe('worker API /api/work', () => {
 
     it('follows every lease through checkout, submit, release, a changed expires_at, expiry, delete and cancel', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 3 });
+      const taskId = await aTask(t, r, { required_submissions: 3 });
       const [w1, w2, w3, w4, w5] = await workers(5);
       await expectExact(taskId, 0);
       const l1 = (await checkOut(w1, r.projectUuid)).body.data;
@@ -879,7 +874,7 @@ describe('worker API /api/work', () => {
 
     it('a full task whose lease ran out is leased again at once, though the count still holds that lease', async () => {
       const r = await aRequester(t);
-      const taskId = await newTask(r, { required_submissions: 1 });
+      const taskId = await aTask(t, r, { required_submissions: 1 });
       const [w1, w2] = await workers(2);
       const lease = (await checkOut(w1, r.projectUuid)).body.data;
       await runOut(lease.checkout_id);
@@ -896,7 +891,7 @@ describe('worker API /api/work', () => {
     it('ends with exactly 30 submissions, 3 distinct workers per task, and no error but "no task available"', async () => {
       const r = await aRequester(t);
       const taskIds = [];
-      for (let i = 0; i < 10; i++) taskIds.push(await newTask(r, { required_submissions: 3 }));
+      for (let i = 0; i < 10; i++) taskIds.push(await aTask(t, r, { required_submissions: 3 }));
       const crowd = await workers(50);
       const unexpected: unknown[] = [];
       const work = async (w: SignedIn) => {
