@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
-import { aRequester, addTask, signUp } from '../../../test/factories';
+import { aRequester, aTask, signUp } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { storeConsensus } from '../../submissions/stored-consensus';
@@ -27,9 +27,7 @@ describe('commits that do not wait for the disk', () => {
   beforeAll(async () => {
     t = await startTestApp();
     const r = await aRequester(t);
-    const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } });
-    expect(added.status).toBe(201);
-    taskId = added.body.data.task_uuid;
+    taskId = await aTask(t, r);
     await submitInDb(t.db, { taskId, workerId: (await signUp(t)).userId });
     await completeInDb(t.db, taskId);
     // An event with no address: the relay and the workers leave it alone, so only this test writes it.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { aRequester, addTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { pgPool } from '../../database/prepared-statement';
 import { AnnotationsService } from '../annotations.service';
 import { EXPORT_BATCH } from '../completed-task-pages';
@@ -27,16 +27,8 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
 
   const get = (key: string, url: string) => t.request({ method: 'GET', url, headers: { apikey: key } });
 
-  const newTask = async (requester: Requester, fields: Record<string, unknown> = {}): Promise<string> => {
-    const res = await addTask(t, requester.liveKey, {
-      project_uuid: requester.projectUuid,
-      substitutions: { object: 'car' },
-      external_image_url: 'https://images.example.com/street/1.jpg',
-      ...fields,
-    });
-    expect(res.status).toBe(201);
-    return res.body.data.task_uuid;
-  };
+  const newTask = (requester: Requester, fields: Record<string, unknown> = {}) =>
+    aTask(t, requester, { external_image_url: 'https://images.example.com/street/1.jpg', ...fields });
 
   /** A worker's checkout and submission, written as the worker API would leave them. Returns the submission id. */
   const submit = async (
@@ -469,7 +461,7 @@ describe('a COCO export when no other database connection is free', () => {
   it('exports and stores the consensus it computed with a single free connection', async () => {
     const p = await aRequester(t);
     const w = await signUp(t);
-    const taskId = (await addTask(t, p.liveKey, { project_uuid: p.projectUuid, substitutions: { object: 'car' } })).body.data.task_uuid;
+    const taskId = await aTask(t, p);
     await submitInDb(t.db, { taskId, workerId: w.userId, boxes: [box('car', 10, 10, 30, 30)], submittedAt: '2024-10-01T00:00:00Z', size: [640, 480], reward: 25 });
     await completeInDb(t.db, taskId, '2024-10-01T00:00:00Z');
     // Nothing stored yet: the export computes this task's consensus and stores it back.

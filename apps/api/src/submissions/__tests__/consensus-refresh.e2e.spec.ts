@@ -1,6 +1,6 @@
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { aRequester, addTask, signUp, type Requester } from '../../../test/factories';
+import { aRequester, aTask, signUp, type Requester } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, STANDARD_AT_05, STANDARD_AT_095, STANDARD_SUBMISSIONS } from '../../../test/consensus-fixtures';
 import { ConsensusRefresh } from '../consensus-refresh';
@@ -42,9 +42,7 @@ describe('consensus refresh', () => {
     const boxes = STANDARD_SUBMISSIONS;
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
-      const created = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 });
-      expect(created.status).toBe(201);
-      const taskId = created.body.data.task_uuid as string;
+      const taskId = await aTask(t, r, { required_submissions: 3 });
       for (const [w, worker] of workers.entries()) await submitInDb(t.db, { taskId, workerId: worker.userId, boxes: boxes[w] });
       await completeInDb(t.db, taskId);
       ids.push(taskId);
@@ -105,7 +103,7 @@ describe('consensus refresh', () => {
   it('walks more complete tasks than one page, and leaves incomplete ones alone', async () => {
     const r = await aRequester(t);
     const [w] = [await signUp(t)];
-    const open = (await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 3 })).body.data.task_uuid as string;
+    const open = await aTask(t, r, { required_submissions: 3 });
     await submitInDb(t.db, { taskId: open, workerId: w.userId, boxes: [CAR_1] });
     // 260 complete copies of it (the walk's pages hold 250), made with SQL: nothing stored, no submissions.
     const ids: string[] = (
@@ -171,8 +169,7 @@ describe('consensus refresh', () => {
     const jobs = await startTestApp({ CONSENSUS_REFRESH_INTERVAL_MS: '50' });
     try {
       const r = await aRequester(jobs);
-      const created = await addTask(jobs, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, required_submissions: 1 });
-      const taskId = created.body.data.task_uuid as string;
+      const taskId = await aTask(jobs, r, { required_submissions: 1 });
       const [w] = [await signUp(jobs)];
       await submitInDb(jobs.db, { taskId, workerId: w.userId, boxes: [CAR_1] });
       await jobs.db.query('UPDATE projects SET consensus_iou_threshold = 0.3 WHERE id = $1', [r.projectUuid]);
