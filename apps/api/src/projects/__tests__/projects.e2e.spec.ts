@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { DEFAULT_PROJECT, aRequester, addTask, createProject, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { DEFAULT_PROJECT, aRequester, aTask, addTask, createProject, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { leaseInDb, submitInDb, type LeaseFixture } from '../../../test/work-fixtures';
 
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
@@ -366,11 +366,6 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       workers = [await signUp(t), await signUp(t), await signUp(t)];
     });
 
-    const newTask = async (requester: Requester, fields: Record<string, unknown> = {}): Promise<string> => {
-      const res = await addTask(t, requester.liveKey, { project_uuid: requester.projectUuid, substitutions: { object: 'car' }, ...fields });
-      expect(res.status).toBe(201);
-      return res.body.data.task_uuid;
-    };
     const checkout = (taskId: string, workerId: string, expiresInSeconds: number, state: LeaseFixture['state'] = 'active') =>
       leaseInDb(t.db, taskId, workerId, { expiresInSeconds, state });
     const submission = (taskId: string, workerId: string, reward: number) => submitInDb(t.db, { taskId, workerId, reward });
@@ -414,7 +409,7 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
     it('reports has_published_tasks once a task exists', async () => {
       const fresh = await aRequester(t);
       expect((await v1Project(fresh.liveKey, fresh.projectUuid)).body.data.has_published_tasks).toBe(false);
-      await newTask(fresh);
+      await aTask(t, fresh);
       const after = await v1Project(fresh.liveKey, fresh.projectUuid);
       expect(after.body.data.has_published_tasks).toBe(true);
       expect(after.body.data.available_task_count).toBe(1);
@@ -423,33 +418,33 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
     it('counts open tasks with a free slot, average outstanding reward and lifetime payments', async () => {
       const [w1, w2, w3] = workers;
       // Available: no lease at all.
-      await newTask(r, { required_submissions: 1, reward: 10 });
+      await aTask(t, r, { required_submissions: 1, reward: 10 });
       // Not available: its one slot is held by an active, unexpired lease.
-      const held = await newTask(r, { required_submissions: 1, reward: 20 });
+      const held = await aTask(t, r, { required_submissions: 1, reward: 20 });
       await checkout(held, w1.userId, 600);
       // Available: the lease expired (the expiry job has not run yet: state is still active).
-      const expired = await newTask(r, { required_submissions: 1, reward: 30 });
+      const expired = await aTask(t, r, { required_submissions: 1, reward: 30 });
       await checkout(expired, w1.userId, -60);
       // Available: the lease was released.
-      const released = await newTask(r, { required_submissions: 1, reward: 40 });
+      const released = await aTask(t, r, { required_submissions: 1, reward: 40 });
       await checkout(released, w1.userId, 600, 'released');
       // Available: two slots, one held.
-      const twoSlots = await newTask(r, { required_submissions: 2, reward: 50 });
+      const twoSlots = await aTask(t, r, { required_submissions: 2, reward: 50 });
       await checkout(twoSlots, w1.userId, 600);
       // Not available: one submission plus one active lease fill two slots.
-      const full = await newTask(r, { required_submissions: 2, reward: 51 });
+      const full = await aTask(t, r, { required_submissions: 2, reward: 51 });
       await submission(full, w2.userId, 51);
       await checkout(full, w3.userId, 600);
       // Not available and not outstanding: complete, or cancelled.
-      const done = await newTask(r, { required_submissions: 1, reward: 100_000 });
+      const done = await aTask(t, r, { required_submissions: 1, reward: 100_000 });
       await submission(done, w3.userId, 100_000);
-      const cancelled = await newTask(r, { required_submissions: 3, reward: 90_000 });
+      const cancelled = await aTask(t, r, { required_submissions: 3, reward: 90_000 });
       await t.db.query('UPDATE tasks SET cancelled_at = now() WHERE id = $1', [cancelled]);
       await submission(cancelled, w1.userId, 90_000);
 
       // Another account's payments and tasks never count.
       const other = await aRequester(t);
-      const foreign = await newTask(other, { reward: 7 });
+      const foreign = await aTask(t, other, { reward: 7 });
       await submission(foreign, w1.userId, 7);
 
       const res = await v1Project(r.liveKey, r.projectUuid);
@@ -472,10 +467,10 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
 
     it('rounds the mean outstanding reward', async () => {
       const fresh = await aRequester(t);
-      for (const reward of [10, 10, 11]) await newTask(fresh, { reward });
+      for (const reward of [10, 10, 11]) await aTask(t, fresh, { reward });
       // 31 / 3 = 10.33 -> 10
       expect((await v1Project(fresh.liveKey, fresh.projectUuid)).body.data.average_outstanding_task_reward_cents).toBe(10);
-      await newTask(fresh, { reward: 12 });
+      await aTask(t, fresh, { reward: 12 });
       // 43 / 4 = 10.75 -> 11
       expect((await v1Project(fresh.liveKey, fresh.projectUuid)).body.data.average_outstanding_task_reward_cents).toBe(11);
     });
@@ -493,7 +488,7 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
 
     it('answers 422 worktask not found for another account’s task and its annotations', async () => {
       const other = await aRequester(t);
-      const theirs = await newTask(other);
+      const theirs = await aTask(t, other);
       for (const url of [`/api/v1/tasks/${theirs}`, `/api/v1/tasks/${theirs}/annotations`, `/api/v1/tasks/${theirs}/annotations?view=submissions`]) {
         const res = await t.request({ method: 'GET', url, headers: { apikey: r.liveKey } });
         expect(res.status).toBe(422);

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { aRequester, addTask, type Requester } from '../../../test/factories';
+import { aRequester, aTask, type Requester } from '../../../test/factories';
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { echoChallenge, SilentReceiver, WebhookReceiver } from '../../../test/webhook-receiver';
@@ -25,8 +25,7 @@ const WELL_UNDER_THE_TIMEOUT_MS = 2000;
 
 /** Registers `url` for the requester's account through add_task (which schedules its challenge). */
 async function register(t: TestApp, r: Requester, url: string): Promise<void> {
-  const added = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' }, callback_url: url });
-  expect(added.status).toBe(201);
+  await aTask(t, r, { callback_url: url });
 }
 
 describe('webhook challenges: receivers that never answer', () => {
