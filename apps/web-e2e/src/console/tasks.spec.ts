@@ -59,6 +59,22 @@ describe('tasks in the console', () => {
     expect(new URL(page.url()).search).toBe('');
   });
 
+  it('offers the newest tasks, filter kept, when the address holds a page link the API no longer takes', async () => {
+    const h = harness();
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 2 });
+    const page = await h.newPage({ as: requester });
+    const tasks = new TaskListPage(page);
+    // A cursor as an older release wrote it (PostgreSQL's text of the moment): Try again would fail the same way.
+    const stale = encodeURIComponent(`2026-11-20 10:00:00.000007+00|${taskUuids[0]}`);
+    await page.goto(`/console/projects/${projectUuid}/tasks?state=incomplete&before=${stale}`);
+    await page.getByRole('alert').getByText('This link to a later page of the list no longer works.').waitFor();
+    await expectEventually(async () => (await focused(page)) === 'Show the newest tasks', 'the focus on Show the newest tasks', () => focused(page));
+    await page.keyboard.press('Enter');
+    await expectEventually(async () => (await tasks.caption()) === 'Outstanding tasks, newest first, page 1', 'page 1 of Outstanding', () => tasks.caption());
+    expect(await tasks.uuids()).toEqual([taskUuids[1], taskUuids[0]]);
+    expect(new URL(page.url()).search).toBe('?state=incomplete');
+  });
+
   it('gives the focus back to the pager after Older and Newer load their page', async () => {
     const h = harness();
     const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 27 });

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type TaskState } from '../lib/console-api';
@@ -62,6 +63,9 @@ export function TaskListPage() {
   const page = useLoad((signal) => consoleApi.tasks(projectUuid, { state, reported, before, limit: PAGE_SIZE }, signal), [projectUuid, state, reported, before]);
 
   const title = project.state.status === 'ok' ? project.state.data.display_name : 'Project';
+  // A page's address the API no longer takes (edited by hand, or made by an older release's cursor):
+  // Try again would fail the same way, so the way out is the list's first page, filters kept.
+  const staleCursor = page.state.status === 'error' && page.state.error instanceof ApiError && page.state.error.fieldError('before') !== undefined;
 
   useEffect(() => {
     if (page.state.status === 'loading' || !pressed.current) return;
@@ -98,102 +102,111 @@ export function TaskListPage() {
           Refresh
         </button>
       </div>
-      <LoadView state={page.state} label="Loading tasks" onRetry={page.reload}>
-        {({ data, next_cursor }) => (
-          <>
-            {data.length === 0 ? (
-              <div className="card cbc-empty">
-                <p>
-                  {cursors.length > 0 ? 'No more tasks.' : emptyText(state, reported)}
-                </p>
-              </div>
-            ) : (
-              <div className="table-scroll card cbc-table-card">
-                <table className="table" data-testid="task-table">
-                  <caption className="visually-hidden">{caption(state, reported, cursors.length + 1)}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Task</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Problems</th>
-                      <th scope="col" className="num">
-                        Submissions
-                      </th>
-                      <th scope="col" className="num">
-                        Working now
-                      </th>
-                      <th scope="col" className="num">
-                        Reward
-                      </th>
-                      <th scope="col">Created</th>
-                      <th scope="col">Finished</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.map((task) => (
-                      <tr key={task.task_uuid} data-testid="task-row" data-task-uuid={task.task_uuid}>
-                        <td>
-                          <Link to={`/console/projects/${projectUuid}/tasks/${task.task_uuid}`} className="cbc-mono" title={task.task_uuid}>
-                            {shortId(task.task_uuid)}
-                          </Link>
-                        </td>
-                        <td>
-                          <TaskStateBadge state={task.state} />
-                        </td>
-                        <td>
-                          {task.problem_reports > 0 ? (
-                            <span className="cbc-reported" data-testid="task-problem-reports">
-                              <span aria-hidden="true">⚠ </span>
-                              {plural(task.problem_reports, 'problem report')}
-                            </span>
-                          ) : (
-                            <span className="muted">—</span>
-                          )}
-                        </td>
-                        <td className="num">
-                          {task.submission_count} / {task.required_submissions}
-                        </td>
-                        <td className="num">{task.active_checkouts}</td>
-                        <td className="num">{formatCents(task.reward)}</td>
-                        <td><DateTime iso={task.created_at} /></td>
-                        <td><DateTime iso={task.completed_at ?? task.cancelled_at} /></td>
+      {staleCursor ? (
+        <div className="card cbc-empty" role="alert">
+          <p>This link to a later page of the list no longer works.</p>
+          <button type="button" className="button" autoFocus onClick={() => setCursors([])}>
+            Show the newest tasks
+          </button>
+        </div>
+      ) : (
+        <LoadView state={page.state} label="Loading tasks" onRetry={page.reload}>
+          {({ data, next_cursor }) => (
+            <>
+              {data.length === 0 ? (
+                <div className="card cbc-empty">
+                  <p>
+                    {cursors.length > 0 ? 'No more tasks.' : emptyText(state, reported)}
+                  </p>
+                </div>
+              ) : (
+                <div className="table-scroll card cbc-table-card">
+                  <table className="table" data-testid="task-table">
+                    <caption className="visually-hidden">{caption(state, reported, cursors.length + 1)}</caption>
+                    <thead>
+                      <tr>
+                        <th scope="col">Task</th>
+                        <th scope="col">State</th>
+                        <th scope="col">Problems</th>
+                        <th scope="col" className="num">
+                          Submissions
+                        </th>
+                        <th scope="col" className="num">
+                          Working now
+                        </th>
+                        <th scope="col" className="num">
+                          Reward
+                        </th>
+                        <th scope="col">Created</th>
+                        <th scope="col">Finished</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-            <nav className="cbc-pager" aria-label="Pages of tasks">
-              <button
-                ref={newerRef}
-                type="button"
-                className="button small"
-                disabled={cursors.length === 0}
-                onClick={() => {
-                  pressed.current = 'newer';
-                  setCursors(cursors.slice(0, -1));
-                }}
-              >
-                ← Newer
-              </button>
-              <span className="muted cbc-small">Page {cursors.length + 1}</span>
-              <button
-                ref={olderRef}
-                type="button"
-                className="button small"
-                disabled={!next_cursor}
-                onClick={() => {
-                  if (!next_cursor) return;
-                  pressed.current = 'older';
-                  setCursors([...cursors, next_cursor]);
-                }}
-              >
-                Older →
-              </button>
-            </nav>
-          </>
-        )}
-      </LoadView>
+                    </thead>
+                    <tbody>
+                      {data.map((task) => (
+                        <tr key={task.task_uuid} data-testid="task-row" data-task-uuid={task.task_uuid}>
+                          <td>
+                            <Link to={`/console/projects/${projectUuid}/tasks/${task.task_uuid}`} className="cbc-mono" title={task.task_uuid}>
+                              {shortId(task.task_uuid)}
+                            </Link>
+                          </td>
+                          <td>
+                            <TaskStateBadge state={task.state} />
+                          </td>
+                          <td>
+                            {task.problem_reports > 0 ? (
+                              <span className="cbc-reported" data-testid="task-problem-reports">
+                                <span aria-hidden="true">⚠ </span>
+                                {plural(task.problem_reports, 'problem report')}
+                              </span>
+                            ) : (
+                              <span className="muted">—</span>
+                            )}
+                          </td>
+                          <td className="num">
+                            {task.submission_count} / {task.required_submissions}
+                          </td>
+                          <td className="num">{task.active_checkouts}</td>
+                          <td className="num">{formatCents(task.reward)}</td>
+                          <td><DateTime iso={task.created_at} /></td>
+                          <td><DateTime iso={task.completed_at ?? task.cancelled_at} /></td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )}
+              <nav className="cbc-pager" aria-label="Pages of tasks">
+                <button
+                  ref={newerRef}
+                  type="button"
+                  className="button small"
+                  disabled={cursors.length === 0}
+                  onClick={() => {
+                    pressed.current = 'newer';
+                    setCursors(cursors.slice(0, -1));
+                  }}
+                >
+                  ← Newer
+                </button>
+                <span className="muted cbc-small">Page {cursors.length + 1}</span>
+                <button
+                  ref={olderRef}
+                  type="button"
+                  className="button small"
+                  disabled={!next_cursor}
+                  onClick={() => {
+                    if (!next_cursor) return;
+                    pressed.current = 'older';
+                    setCursors([...cursors, next_cursor]);
+                  }}
+                >
+                  Older →
+                </button>
+              </nav>
+            </>
+          )}
+        </LoadView>
+      )}
     </div>
   );
 }
