@@ -4,10 +4,10 @@ import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { SessionGuard } from '../auth/session.guard';
-import { ApiException } from '../common/errors/api.exception';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { ProjectsService } from '../projects/projects.service';
 import { AnnotationsService } from '../submissions/annotations.service';
+import { EXPORT_FORMATS, exportContentType, parseFormat } from '../submissions/export-format';
 import { ConsoleTasksService } from './console-tasks.service';
 import { ConsoleTaskListQueryDto } from './dto/console-tasks.dto';
 
@@ -64,23 +64,23 @@ export class ConsoleTasksController {
 
   /** The same streamed export as GET /api/v1/projects/:uuid/annotations, as a download. */
   @Get('results')
-  @ApiQuery({ name: 'format', required: false, enum: ['json', 'coco'] })
+  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS })
   async results(
     @CurrentSession() session: SessionPrincipal,
     @Param('uuid') uuid: string,
     @Res() reply: FastifyReply,
     @Query('format') format?: string,
   ): Promise<void> {
-    if (format !== undefined && format !== 'json' && format !== 'coco') throw ApiException.unprocessable('format', 'must be "json" or "coco"');
+    const exportFormat = parseFormat(format, false);
     await this.projects.owned(session.accountId, uuid); // 404 for another account's, like every console call
     // The owner reads results as its own live key would (the export only looks at account and mode).
     const reader = { keyId: `session:${session.sessionId}`, accountId: session.accountId, mode: 'live' as const };
-    const chunks = await this.annotations.projectAnnotations(reader, uuid, true, format ?? 'json');
+    const chunks = await this.annotations.projectAnnotations(reader, uuid, true, exportFormat);
     const stream = Readable.from(chunks, { objectMode: false });
     stream.on('error', (error) => reply.log.error({ err: error }, 'results download failed mid-stream'));
-    const name = `crowdbox-${uuid}${format === 'coco' ? '-coco' : ''}.json`;
+    const name = exportFormat === 'csv' ? `crowdbox-${uuid}.csv` : `crowdbox-${uuid}${exportFormat === 'coco' ? '-coco' : ''}.json`;
     await reply
-      .type('application/json; charset=utf-8')
+      .type(exportContentType(exportFormat))
       .header('content-disposition', `attachment; filename="${name}"`)
       .send(stream);
   }

@@ -1,4 +1,4 @@
-import type { ConsensusAnnotation, ProjectAnnotationsEntry, TaskAnnotationsRecord } from '@crowdbox/contracts';
+import type { ConsensusAnnotation, TaskAnnotationsRecord } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
@@ -6,15 +6,18 @@ import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import type { ApiKeyPrincipal } from '../common/http/principal';
-import { Project } from '../projects/project.entity';
+import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { worktaskNotFound } from '../tasks/tasks.service';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { pgPool } from '../database/prepared-statement';
 import { completedTaskPages, pageSql, type PageRow } from './completed-task-pages';
-import { annotationTails, CocoCategories, cocoExport, imageTail } from './coco-export';
+import { testModeCoco, testModeCsv } from './test-mode-exports';
+import { annotationTails, CocoCategories, cocoExport } from './coco-export';
+import { csvExport, type CsvTask } from './csv-export';
+import type { ExportFormat } from './export-format';
 import { storeBack, storedConsensusHolds, taskConsensus } from './stored-consensus';
-import { consensusInputJson, consensusOf, submissionsJson, toWorkerSubmissions, type ConsensusInput, type SubmissionRow } from './task-results';
+import { consensusInputJson, submissionsJson, toWorkerSubmissions, type ConsensusInput, type SubmissionRow } from './task-results';
 
 /**
  * A complete task's JSON entry (without `?view=submissions`): `entry` is its finished text when the
@@ -35,21 +38,19 @@ interface SubmissionsEntryRow extends PageRow {
   subs: SubmissionRow[];
 }
 
+/** CSV: a task's image, completion and frame (FRAME_JOIN), with COCO's second pass's columns. */
+interface CsvRow extends CocoBoxesRow {
+  external_image_url: string | null;
+  completed_at: Date;
+  frame: [number, number];
+}
+
 /** COCO's second pass: a task's stored consensus when it holds, else its submissions. */
 interface CocoBoxesRow extends PageRow {
   consensus: ConsensusAnnotation[] | null;
   subs: ConsensusInput[] | null;
 }
 
-export interface CompletedTaskRow {
-  id: string;
-  external_image_url: string | null;
-  completed_at: string;
-  cursor: string;
-  subs: SubmissionRow[];
-}
-
-export type ExportFormat = 'json' | 'coco';
 
 /** Results for requesters: one task's record, or a whole project's complete tasks, streamed. */
 @Injectable()
@@ -106,12 +107,14 @@ export class AnnotationsService {
       if (!isUuid(uuid)) throw ApiException.unprocessable('root', 'project not found');
       const entries = this.testMode.projectAnnotations(key, uuid, withSubmissions);
       if (format === 'coco') return testModeCoco(entries);
+      if (format === 'csv') return testModeCsv(entries);
       return (async function* () {
         yield JSON.stringify({ data: entries });
       })();
     }
     const project = await this.projects.owned(key.accountId, uuid, 'project not found', 422);
     if (format === 'coco') return this.cocoExport(project);
+    if (format === 'csv') return this.csvExport(project);
     return this.jsonExport(project, withSubmissions);
   }
 
@@ -174,6 +177,27 @@ export class AnnotationsService {
     }, categories);
   }
 
+  /** CSV: one record per consensus box (csvExport), the frame and the boxes as COCO's. */
+  private async *csvExport(project: Project): AsyncIterable<string> {
+    const store = storeBack(this.pool, project.consensusIouThreshold);
+    const pages = this.mapPages<CsvRow, CsvTask>(project.id, CSV_SQL, [project.consensusIouThreshold], (row) => ({
+      id: row.id,
+      external_image_url: row.external_image_url,
+      completed_at: row.completed_at,
+      width: row.frame[0],
+      height: row.frame[1],
+      boxes: row.consensus ?? store.computed(row.id, row.subs ?? []).boxes,
+    }));
+    try {
+      for await (const chunk of csvExport(pages)) {
+        yield chunk;
+        store.flush();
+      }
+    } finally {
+      await store.done();
+    }
+  }
+
   private get pool(): Pool {
     // pg's Pool#query, not TypeORM's query (a QueryRunner around the promise form of Client#query):
     // measured with --trace-gc-nvp, the batches' rows then stay in the young generation instead of
@@ -226,20 +250,26 @@ const SUBMISSIONS_SQL = pageSql(`t.external_image_url, t.completed_at,
   CASE WHEN ${HOLDS} THEN t.consensus::text END AS consensus, ${submissionsJson('t')} AS subs`);
 
 /**
- * COCO's first pass: the image and the task's frame (the size given with its first submission), as
- * imageTail's text. The frame stored with the consensus (stored-consensus.ts) when there is one: looking
- * up each task's first submission cost ~1 s of PostgreSQL per 100,000 tasks; a task completed before
- * frames were stored, or whose consensus was never stored, still looks it up (a CASE evaluates its
- * subquery only when taken).
+ * `frame.wh`, the task's frame (the size given with its first submission) as [width, height], for COCO's
+ * images and the CSV. The frame stored with the consensus (stored-consensus.ts) when there is one:
+ * looking up each task's first submission cost ~1 s of PostgreSQL per 100,000 tasks; a task completed
+ * before frames were stored, or whose consensus was never stored, still looks it up (a CASE evaluates
+ * its subquery only when taken), and one without any submission is 0 x 0. OFFSET 0 keeps the planner
+ * from pulling the CASE up into each use of `wh` (COCO reads it twice: two lookups per task otherwise).
  */
+const FRAME_JOIN = `CROSS JOIN LATERAL (SELECT
+  CASE WHEN t.frame_width IS NOT NULL THEN ARRAY[t.frame_width, t.frame_height]
+       ELSE coalesce((SELECT ARRAY[s.image_width, s.image_height]
+                        FROM submissions s WHERE s.task_id = t.id ORDER BY s.created_at, s.id LIMIT 1),
+                     ARRAY[0, 0]) END AS wh OFFSET 0) frame`;
+
+/** COCO's first pass: the image and the task's frame, as imageTail's text. */
 const COCO_IMAGES_SQL = pageSql(
   `',"file_name":' || coalesce(${jsonString('t.external_image_url')}, '"' || t.id || '.jpg"')
      || ',"coco_url":' || coalesce(${jsonString('t.external_image_url')}, 'null')
-     || CASE WHEN t.frame_width IS NOT NULL THEN ',"width":' || t.frame_width || ',"height":' || t.frame_height
-             ELSE coalesce((SELECT ',"width":' || s.image_width || ',"height":' || s.image_height
-                              FROM submissions s WHERE s.task_id = t.id ORDER BY s.created_at, s.id LIMIT 1),
-                           ',"width":0,"height":0') END
+     || ',"width":' || frame.wh[1] || ',"height":' || frame.wh[2]
      || ',"task_uuid":"' || t.id || '"}' AS image`,
+  FRAME_JOIN,
 );
 
 /**
@@ -251,48 +281,10 @@ const COCO_BOXES_SQL = pageSql(`
   CASE WHEN ${HOLDS} THEN t.consensus END AS consensus,
   CASE WHEN NOT ${HOLDS} THEN ${consensusInputJson('t')} END AS subs`);
 
-/**
- * A test key's `?format=coco`: the fake entries as a COCO file (not the JSON list), deterministic like every
- * test-mode answer. Each entry becomes one fake submission holding its boxes, so the export shows them as is.
- */
-function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<string> {
-  const labels = [...new Set(entries.flatMap((e) => e.annotations.map((a) => a.label)))].sort();
-  const project = Object.assign(new Project(), {
-    name: 'Test project (using a test key)',
-    labels: labels.map((name) => ({ name, color: '#1f77b4' })),
-    consensusIouThreshold: 0.5,
-  });
-  const rows: CompletedTaskRow[] = entries.map((e) => ({
-    id: e.task_uuid,
-    external_image_url: e.external_image_url,
-    completed_at: e.completed_at,
-    cursor: e.completed_at,
-    subs: [
-      {
-        id: e.task_uuid,
-        worker_id: 'test',
-        boxes: e.annotations.map(({ label, center_x, center_y, width, height }) => ({ label, center_x, center_y, width, height })),
-        image_width: 1280,
-        image_height: 960,
-        created_at: e.completed_at,
-      },
-    ],
-  }));
-  const categories = new CocoCategories(project);
-  return cocoExport(
-    project,
-    {
-      async *images() {
-        yield rows.map((row) => ({
-          id: row.id,
-          tail: imageTail({ id: row.id, external_image_url: row.external_image_url, image_width: row.subs[0]?.image_width ?? null, image_height: row.subs[0]?.image_height ?? null }),
-        }));
-      },
-      async *annotations() {
-        yield rows.map((row) => ({ id: row.id, boxes: annotationTails(consensusOf(row.subs, project.consensusIouThreshold), categories) }));
-      },
-    },
-    categories,
-    entries[0]?.completed_at,
-  );
-}
+/** The CSV's page: COCO_BOXES_SQL's columns with the image, the completion and the frame, in one pass. */
+const CSV_SQL = pageSql(
+  `t.external_image_url, t.completed_at, frame.wh AS frame,
+  CASE WHEN ${HOLDS} THEN t.consensus END AS consensus,
+  CASE WHEN NOT ${HOLDS} THEN ${consensusInputJson('t')} END AS subs`,
+  FRAME_JOIN,
+);

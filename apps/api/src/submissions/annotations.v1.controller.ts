@@ -6,18 +6,13 @@ import { Readable } from 'node:stream';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiException } from '../common/errors/api.exception';
 import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
-import { AnnotationsService, type ExportFormat } from './annotations.service';
+import { AnnotationsService } from './annotations.service';
+import { EXPORT_FORMATS, exportContentType, parseFormat } from './export-format';
 
 function parseView(view: string | undefined): boolean {
   if (view === undefined || view === '' || view === 'consensus') return false;
   if (view === 'submissions') return true;
   throw ApiException.unprocessable('view', 'must be "submissions" (or absent for consensus boxes only)');
-}
-
-function parseFormat(format: string | undefined): ExportFormat {
-  if (format === undefined || format === '' || format === 'json') return 'json';
-  if (format === 'coco') return 'coco';
-  throw ApiException.unprocessable('format', 'must be "json" or "coco"');
 }
 
 /** Results of the requester API: consensus boxes per task, and a project's complete tasks as a stream. */
@@ -40,7 +35,7 @@ export class AnnotationsV1Controller {
 
   @Get('projects/:uuid/annotations')
   @ApiQuery({ name: 'view', required: false, enum: ['submissions'] })
-  @ApiQuery({ name: 'format', required: false, enum: ['json', 'coco'] })
+  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS })
   async project(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @Param('uuid') uuid: string,
@@ -48,9 +43,10 @@ export class AnnotationsV1Controller {
     @Query('view') view?: string,
     @Query('format') format?: string,
   ): Promise<void> {
-    const chunks = await this.annotations.projectAnnotations(key, uuid, parseView(view), parseFormat(format));
+    const exportFormat = parseFormat(format);
+    const chunks = await this.annotations.projectAnnotations(key, uuid, parseView(view), exportFormat);
     const stream = Readable.from(chunks, { objectMode: false });
     stream.on('error', (error) => reply.log.error({ err: error }, 'annotations export failed mid-stream'));
-    await reply.type('application/json; charset=utf-8').send(stream);
+    await reply.type(exportContentType(exportFormat)).send(stream);
   }
 }

@@ -1,3 +1,4 @@
+import { boxToRect } from '@crowdbox/boxes';
 import type { ConsensusAnnotation } from '@crowdbox/contracts';
 import type { Project } from '../projects/project.entity';
 
@@ -66,21 +67,24 @@ export function imageTail(row: CocoImageRow): string {
 
 /**
  * Each box's annotation object after its ids: `,"category_id":…,"agreement":…}`. `bbox` is
- * [x, y, width, height] in pixels of the original image, x and y at the top-left corner.
+ * [x, y, width, height] in pixels of the task's frame, x and y at the top-left corner (boxToRect's, as
+ * the CSV export's corners).
  */
 export function annotationTails(boxes: ConsensusAnnotation[], categories: CocoCategories): string[] {
-  return boxes.map(
-    (box) =>
+  return boxes.map((box) => {
+    const { x0, y0 } = boxToRect(box);
+    return (
       ',' +
       JSON.stringify({
         category_id: categories.idOf(box.label),
-        bbox: [box.center_x - box.width / 2, box.center_y - box.height / 2, box.width, box.height],
+        bbox: [x0, y0, box.width, box.height],
         area: box.width * box.height,
         iscrowd: 0,
         support: box.support,
         agreement: box.agreement,
-      }).slice(1),
-  );
+      }).slice(1)
+    );
+  });
 }
 
 /**
