@@ -56,7 +56,7 @@ export const consoleApi = {
     api.getBody<TaskPage>(`/api/console/projects/${id(uuid)}/tasks${query({ ...options, reported: reported ? 'true' : undefined })}`, signal),
   task: (uuid: string, taskUuid: string, signal?: AbortSignal) =>
     api.get<ConsoleTaskDetail>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}`, signal),
-  resultsUrl: (uuid: string, format: 'json' | 'coco') => `/api/console/projects/${id(uuid)}/results?format=${format}`,
+  resultsUrl: (uuid: string, format: 'json' | 'coco' | 'csv') => `/api/console/projects/${id(uuid)}/results?format=${format}`,
   cancelOutstanding: (uuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/cancel_outstanding`),
   /** Cancels one task as cancelOutstanding does every outstanding one; `cancelled` is 0 when it was already complete or cancelled. */
   cancelTask: (uuid: string, taskUuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}/cancel`),

@@ -50,6 +50,9 @@ function Overview({ project, progress, onChanged }: { project: ConsoleProjectRes
             <a className="button" href={consoleApi.resultsUrl(project.uuid, 'coco')} download data-testid="download-coco">
               Download COCO
             </a>
+            <a className="button" href={consoleApi.resultsUrl(project.uuid, 'csv')} download data-testid="download-csv">
+              Download CSV
+            </a>
           </>
         }
       />

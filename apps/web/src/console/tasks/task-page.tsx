@@ -226,6 +226,10 @@ function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; p
           <a href={consoleApi.resultsUrl(projectUuid, 'coco')} download>
             COCO
           </a>{' '}
+          ·{' '}
+          <a href={consoleApi.resultsUrl(projectUuid, 'csv')} download>
+            CSV
+          </a>{' '}
           · <Link to={`/console/projects/${projectUuid}/tasks`}>Back to the tasks</Link>
         </p>
       </section>
