@@ -1,4 +1,4 @@
-// Project annotations export: GET /api/v1/projects/:uuid/annotations (and ?format=coco) of a project
+// Project annotations export: GET /api/v1/projects/:uuid/annotations (and ?format=coco, ?format=csv) of a project
 // with N complete tasks, each with 3 submissions from 3 distinct workers holding 1-3 boxes (a car, a
 // person, a stray box), so the consensus has real clustering to do. The fixture is written straight
 // into the bench database with SQL, as apps/api/test/work-fixtures.ts does (triggers off for the
@@ -14,13 +14,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { request } from 'undici';
 import { checkpoint, withClient } from './lib/db.mjs';
 import { countInvariantViolations } from './lib/invariants.mjs';
 import { rssSampler } from './lib/rss-sampler.mjs';
 import { median } from './lib/stats.mjs';
 
-export const EXPORT_FORMATS = ['json', 'coco'];
+export const EXPORT_FORMATS = ['json', 'coco', 'csv'];
 
 /** The rule the stored consensus is computed by (apps/api/src/submissions/stored-consensus.ts). */
 const CONSENSUS_RULE = 3;
@@ -147,7 +148,7 @@ export async function buildExportFixture(dbUrl, { projectUuid, workerIds, tasks,
  * { status, seconds, ttfbSeconds, bytes, body (Buffer), rss, cpu }.
  */
 export async function exportOnce({ url, liveKey, projectUuid, format, serverPid, monitor }) {
-  const path = `/api/v1/projects/${projectUuid}/annotations${format === 'coco' ? '?format=coco' : ''}`;
+  const path = `/api/v1/projects/${projectUuid}/annotations${format === 'json' ? '' : `?format=${format}`}`;
   const sampler = await rssSampler(serverPid).start();
   const before = await monitor?.start();
   const t0 = performance.now();
@@ -167,6 +168,7 @@ export async function exportOnce({ url, liveKey, projectUuid, format, serverPid,
 
 /** Parses an export after timing; resolves to { ok, entries, boxes, problem? }. */
 function check(format, body, tasks) {
+  if (format === 'csv') return checkCsv(body, tasks);
   let doc;
   try {
     doc = JSON.parse(body.toString('utf8'));
@@ -184,6 +186,21 @@ function check(format, body, tasks) {
   const boxes = Array.isArray(doc?.annotations) ? doc.annotations.length : 0;
   const ok = entries === tasks;
   return { ok, entries, boxes, problem: ok ? undefined : `${entries} images for ${tasks} tasks` };
+}
+
+/** A CSV export: a header, then one record per box (or one per task without boxes), every task present. */
+function checkCsv(body, tasks) {
+  let records;
+  try {
+    records = parseCsv(body.toString('utf8'));
+  } catch (e) {
+    return { ok: false, entries: 0, boxes: 0, problem: `not CSV: ${e.message}` };
+  }
+  const rows = records.slice(1);
+  const entries = new Set(rows.map((r) => r[0])).size;
+  const boxes = rows.filter((r) => r[5] !== '').length;
+  const ok = records[0]?.[0] === 'task_uuid' && entries === tasks;
+  return { ok, entries, boxes, problem: ok ? undefined : `${entries} distinct tasks for ${tasks} tasks` };
 }
 
 /**
