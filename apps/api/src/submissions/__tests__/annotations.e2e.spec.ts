@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { expectBusyPoolAnswers } from '../../../test/busy-pool';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, aTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { pgPool } from '../../database/prepared-statement';
@@ -500,21 +501,7 @@ describe('an export whose first query finds no database connection', () => {
     // Once each first, so the project is in the cache and only the export's own query needs the pool.
     for (const e of exports) expect((await t.request({ method: 'GET', ...e })).status).toBe(200);
 
-    const pool = pgPool(t.db);
-    const held = [await pool.connect(), await pool.connect()];
-    try {
-      for (const e of exports) {
-        const res = await t.request({ method: 'GET', ...e });
-        expect({ url: e.url, status: res.status, body: res.body, retryAfter: res.headers['retry-after'] }).toEqual({
-          url: e.url,
-          status: 503,
-          body: { errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] },
-          retryAfter: '2',
-        });
-      }
-    } finally {
-      for (const client of held) client.release();
-    }
+    await expectBusyPoolAnswers(t, exports);
     const after = await t.request({ method: 'GET', ...exports[1] });
     expect(after.status).toBe(200);
     expect(JSON.parse(after.text)).toMatchObject({ images: [], annotations: [] });
