@@ -117,14 +117,19 @@ export function submitABox(t: TestApp, worker: SignedIn, checkoutId: string, dra
 }
 
 /**
- * Adds a task of one submission whose callback is `callbackUrl` and has `worker` complete it (check out,
- * submit A_BOX on a 640x480 image), through the real APIs; the task's id. Throws on any answer but 201,
- * and when the worker is leased another task than the one added.
+ * Adds a task of one submission (add_task `fields`) and has `worker` complete it (check out, submit
+ * `drawing`, by default A_BOX on a 640x480 image), through the real APIs; the task's id. Throws on any
+ * answer but 201, and when the worker is leased another task than the one added.
  */
-export async function completeTaskWithCallback(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
-  const taskId = await aTask(t, r, { required_submissions: 1, callback_url: callbackUrl });
+export async function aCompletedTask(t: TestApp, r: Requester, worker: SignedIn, fields: Record<string, unknown> = {}, drawing: Drawing = {}): Promise<string> {
+  const taskId = await aTask(t, r, { required_submissions: 1, ...fields });
   const lease = await checkOut(t, worker, r.projectUuid);
   if (lease.task_uuid !== taskId) throw new Error(`checkout leased task ${lease.task_uuid}, not the task added (${taskId})`);
-  created('submit', await submitABox(t, worker, lease.checkout_id));
+  created('submit', await submitABox(t, worker, lease.checkout_id, drawing));
   return taskId;
+}
+
+/** aCompletedTask with `callbackUrl` as the task's callback. */
+export function completeTaskWithCallback(t: TestApp, r: Requester, worker: SignedIn, callbackUrl: string): Promise<string> {
+  return aCompletedTask(t, r, worker, { callback_url: callbackUrl });
 }

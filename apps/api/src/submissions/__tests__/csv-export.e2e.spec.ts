@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { expectBusyPoolAnswers } from '../../../test/busy-pool';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { aRequester, aTask, checkOut, signUp, submitABox, type Requester } from '../../../test/factories';
+import { aCompletedTask, aRequester, aTask, signUp, type Requester } from '../../../test/factories';
 
 const HEADER = ['task_uuid', 'external_image_url', 'completed_at', 'image_width', 'image_height', 'label', 'x_min', 'y_min', 'x_max', 'y_max', 'support', 'agreement'];
 /** A label and an image URL that a CSV writer must quote (a comma, a quote; the label a newline too). */
@@ -27,14 +27,8 @@ describe('the CSV export of a project', () => {
   const exportUrl = () => `/api/v1/projects/${r.projectUuid}/annotations`;
 
   /** A task of one submission, completed now by a new worker who drew `annotations` on a `width` x `height` image. */
-  const completed = async (fields: Record<string, unknown>, annotations: object[], width = 640, height = 480) => {
-    const id = await aTask(t, r, { required_submissions: 1, ...fields });
-    const worker = await signUp(t);
-    const lease = await checkOut(t, worker, r.projectUuid);
-    expect(lease.task_uuid).toBe(id);
-    expect((await submitABox(t, worker, lease.checkout_id, { annotations, image_width: width, image_height: height })).status).toBe(201);
-    return id;
-  };
+  const completed = async (fields: Record<string, unknown>, annotations: object[], width = 640, height = 480) =>
+    aCompletedTask(t, r, await signUp(t), fields, { annotations, image_width: width, image_height: height });
 
   /** The CSV's records built from the JSON export's entries and the COCO export's frames and bboxes, for the same tasks. */
   const expectedFromJsonAndCoco = async (): Promise<string[][]> => {
