@@ -1,4 +1,5 @@
 import { aRequester, aTask, addTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
+import { CURSOR_ERROR, LIMIT_ERROR, REFUSED_LIMITS, refusedCursors } from '../../../test/page-query';
 import { tableReads } from '../../../test/query-plan';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { taskListSql } from '../console-tasks.service';
@@ -68,27 +69,15 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect(first.body.next_cursor).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\|[0-9a-f-]{36}$/);
     const [{ at }] = await t.db.query(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM tasks WHERE id = $1`, [tasks[3]]);
     expect(first.body.next_cursor).toBe(`${at}|${tasks[3]}`);
-    const cursorError = { errors: [{ field: 'before', detail: 'must be a next_cursor from a previous page' }] };
-    const uuid = tasks[3];
-    for (const before of [
-      'garbage',
-      uuid,
-      `2026-11-20T10:00:00.000007Z|not-a-uuid`,
-      `2026-02-31T10:00:00.000000Z|${uuid}`,
-      `2026-11-20T10:00:00.000Z|${uuid}`,
-      // PostgreSQL's own text of a timestamptz, which this list answered before: one form only.
-      `2026-11-20 10:00:00.000007+00|${uuid}`,
-      `2026-11-20T10:00:00.000007Z|${uuid}|x`,
-    ]) {
+    for (const before of refusedCursors(tasks[3])) {
       const res = await get(`/api/console/projects/${r.projectUuid}/tasks?before=${encodeURIComponent(before)}`);
-      expect({ before, status: res.status, body: res.body }).toEqual({ before, status: 422, body: cursorError });
+      expect({ before, status: res.status, body: res.body }).toEqual({ before, status: 422, body: CURSOR_ERROR });
     }
     const twice = await get(`/api/console/projects/${r.projectUuid}/tasks?before=${encodeURIComponent(first.body.next_cursor)}&before=x`);
-    expect(twice).toMatchObject({ status: 422, body: cursorError });
-    const limitError = { errors: [{ field: 'limit', detail: 'must be an integer from 1 to 100' }] };
-    for (const limit of ['0', '101', '1.5', '1e1', '']) {
+    expect(twice).toMatchObject({ status: 422, body: CURSOR_ERROR });
+    for (const limit of REFUSED_LIMITS) {
       const res = await get(`/api/console/projects/${r.projectUuid}/tasks?limit=${encodeURIComponent(limit)}`);
-      expect({ limit, status: res.status, body: res.body }).toEqual({ limit, status: 422, body: limitError });
+      expect({ limit, status: res.status, body: res.body }).toEqual({ limit, status: 422, body: LIMIT_ERROR });
     }
     expect(await get(`/api/console/projects/${r.projectUuid}/tasks?state=done`)).toMatchObject({
       status: 422,

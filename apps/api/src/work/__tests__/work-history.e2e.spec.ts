@@ -1,4 +1,5 @@
 import { A_BOX, aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
+import { CURSOR_ERROR, LIMIT_ERROR, REFUSED_LIMITS, refusedCursors } from '../../../test/page-query';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 
 describe('worker history GET /api/work/submissions', () => {
@@ -116,24 +117,14 @@ describe('worker history GET /api/work/submissions', () => {
 
   it('refuses a bad limit or cursor with 422 in the error shape', async () => {
     const w = await signUp(t);
-    const limitDetail = 'must be an integer from 1 to 100';
-    for (const limit of ['0', '101', '-1', 'abc', '1.5', '', '1e2', '5000']) {
+    for (const limit of REFUSED_LIMITS) {
       const res = await history(w, `?limit=${encodeURIComponent(limit)}`);
-      expect({ limit, status: res.status, body: res.body }).toEqual({ limit, status: 422, body: { errors: [{ field: 'limit', detail: limitDetail }] } });
+      expect({ limit, status: res.status, body: res.body }).toEqual({ limit, status: 422, body: LIMIT_ERROR });
     }
-    const cursorDetail = 'must be a next_cursor from a previous page';
     const uuid = '3f1c2a4e-8b7d-4c6e-9a1f-0d2b3c4e5f60';
-    for (const before of [
-      'garbage',
-      uuid,
-      `2026-11-20T10:00:00.000007Z|not-a-uuid`,
-      `2026-02-31T10:00:00.000000Z|${uuid}`,
-      `2026-11-20T25:00:00.000000Z|${uuid}`,
-      `2026-11-20T10:00:00.000Z|${uuid}`,
-      `2026-11-20T10:00:00.000007Z|${uuid}|x`,
-    ]) {
+    for (const before of refusedCursors(uuid)) {
       const res = await history(w, `?before=${encodeURIComponent(before)}`);
-      expect({ before, status: res.status, body: res.body }).toEqual({ before, status: 422, body: { errors: [{ field: 'before', detail: cursorDetail }] } });
+      expect({ before, status: res.status, body: res.body }).toEqual({ before, status: 422, body: CURSOR_ERROR });
     }
     // A repeated parameter is not a cursor either.
     const twice = await history(w, `?before=${encodeURIComponent(`2026-11-20T10:00:00.000007Z|${uuid}`)}&before=x`);
