@@ -60,6 +60,17 @@ export async function aProjectWithTasks(h: Harness, options: ProjectOptions = {}
   return { requester, projectUuid: project.uuid, liveKey, taskUuids, displayName };
 }
 
+/** What the project's owner reads about a task in the console API: the problems workers reported, per kind. */
+export async function problemsOf(h: Harness, project: ProjectSetup, taskUuid: string): Promise<Array<{ problem: string; count: number }>> {
+  const res = await h.api.request({
+    method: 'GET',
+    url: `/api/console/projects/${project.projectUuid}/tasks/${taskUuid}`,
+    headers: project.requester.auth,
+  });
+  expect(res.status).toBe(200);
+  return (res.body.data.problems as Array<{ problem: string; count: number }>).map(({ problem, count }) => ({ problem, count }));
+}
+
 /** A worker account (signed up through the API); `password` is PASSWORD. */
 export function aWorker(h: Harness, name = 'Wanda Worker'): Promise<SignedIn> {
   return signUp(h.api, { name, password: PASSWORD });

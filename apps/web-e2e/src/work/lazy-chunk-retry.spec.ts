@@ -4,7 +4,7 @@ import { useHarness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
 import { WorkHistoryPage } from '../../support/pages/work-history.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
-import { aProjectWithTasks, aWorker } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, problemsOf } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -63,9 +63,7 @@ describe('a part of the app that failed to load', () => {
     const scripts = network.scripts();
     expect(new Set(scripts.map((r) => r.url)).size).toBe(1);
     expect(scripts.at(-1)?.aborted).toBe(false);
-    const focusedRadio = () =>
-      page.evaluate(() => (document.activeElement instanceof HTMLInputElement ? document.activeElement.labels?.[0]?.textContent : null));
-    expect(await focusedRadio()).toBe('The image does not load or is broken');
+    expect(await task.focusedReason()).toBe('The image does not load or is broken');
     // Its stylesheet failed with the script; it was fetched again too (a reason a row: problem-report.css).
     expect(await task.problemReport.locator('label').first().evaluate((el) => getComputedStyle(el).display)).toBe('flex');
 
@@ -74,12 +72,7 @@ describe('a part of the app that failed to load', () => {
     await task.noTask.waitFor();
     expect(await task.notice.innerText()).toContain('Skipped. The task went back to other workers.');
     // What the project's owner reads: the reason chosen in the panel that loaded late.
-    const res = await h.api.request({
-      method: 'GET',
-      url: `/api/console/projects/${project.projectUuid}/tasks/${project.taskUuids[0]}`,
-      headers: project.requester.auth,
-    });
-    expect(res.body.data.problems).toEqual([expect.objectContaining({ problem: 'unclear_instructions', count: 1 })]);
+    expect(await problemsOf(h, project, project.taskUuids[0])).toEqual([{ problem: 'unclear_instructions', count: 1 }]);
     expectOnlyAbortedFiles(h);
   });
 

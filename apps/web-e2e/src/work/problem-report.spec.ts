@@ -1,27 +1,12 @@
 import type { Page } from 'playwright-core';
-import type { Harness } from '../../support/harness';
 import { useHarness } from '../../support/harness';
 import { holdNextRequest } from '../../support/hold-request';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker, type ProjectSetup } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, problemsOf } from '../../support/scenario';
 
 const harness = useHarness();
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim());
-const focusedRadio = (page: Page) =>
-  page.evaluate(() => (document.activeElement instanceof HTMLInputElement ? document.activeElement.labels?.[0]?.textContent : null));
-
-/** What the project's owner reads about the task in the console API: the problems reported, per kind. */
-async function problemsOf(h: Harness, project: ProjectSetup, taskUuid: string): Promise<Array<{ problem: string; count: number }>> {
-  const res = await h.api.request({
-    method: 'GET',
-    url: `/api/console/projects/${project.projectUuid}/tasks/${taskUuid}`,
-    headers: project.requester.auth,
-  });
-  expect(res.status).toBe(200);
-  return (res.body.data.problems as Array<{ problem: string; count: number }>).map(({ problem, count }) => ({ problem, count }));
-}
-
 describe('Report a problem', () => {
   it('gives the task back with the reason chosen, by keyboard, and its owner sees the reason', async () => {
     const h = harness();
@@ -35,7 +20,7 @@ describe('Report a problem', () => {
     await task.reportProblemButton.focus();
     await page.keyboard.press('Enter');
     await task.problemReport.waitFor();
-    expect(await focusedRadio(page)).toBe('The image does not load or is broken');
+    expect(await task.focusedReason()).toBe('The image does not load or is broken');
     await page.keyboard.press('Escape');
     await task.problemReport.waitFor({ state: 'detached' });
     expect(await focused(page)).toBe('Report a problem');
@@ -73,7 +58,7 @@ describe('Report a problem', () => {
     await task.reportBrokenImageButton.click();
     await task.problemReport.waitFor();
     expect(await task.reason('The image does not load or is broken').isChecked()).toBe(true);
-    expect(await focusedRadio(page)).toBe('The image does not load or is broken');
+    expect(await task.focusedReason()).toBe('The image does not load or is broken');
     expect(await task.problemReport.innerText()).not.toContain('thrown away');
 
     // The report is the Skip's request, with the reason: held, the page shows it out as it shows a Skip.

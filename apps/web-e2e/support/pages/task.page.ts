@@ -90,4 +90,9 @@ export class TaskPage {
   reason(words: string): Locator {
     return this.problemReport.getByRole('radio', { name: words });
   }
+
+  /** The words of the reason whose radio has the focus, or null when the focus is on no radio. */
+  focusedReason(): Promise<string | null | undefined> {
+    return this.page.evaluate(() => (document.activeElement instanceof HTMLInputElement ? document.activeElement.labels?.[0]?.textContent : null));
+  }
 }
