@@ -7,7 +7,8 @@ import type { LabelInfo, TaskProblem } from '../work/work.schema';
  * them, so both compile against this one definition.
  */
 
-export type TaskState = 'incomplete' | 'complete' | 'cancelled';
+export const TASK_STATES = ['incomplete', 'complete', 'cancelled'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
 
 /** A row of GET /api/console/projects/:uuid/tasks. */
 export interface ConsoleTaskRow {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { pageQueryFields } from '../paging';
-import type { TaskState } from './console.responses';
-
-export const TASK_STATES = ['incomplete', 'complete', 'cancelled'] as const satisfies readonly TaskState[];
+import { TASK_STATES } from './console.responses';
 
 /**
  * GET /api/console/projects/:uuid/tasks query: `state` keeps one state, `reported=true` the tasks some
