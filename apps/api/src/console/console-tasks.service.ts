@@ -13,7 +13,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
-import { pageCursorSql, splitPageCursor } from '../common/page-cursor';
+import { afterCursorSql, cutPage, pageCursorSql, pageParams } from '../common/page-cursor';
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
 import { frameOf, SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
@@ -38,16 +38,12 @@ const STATE_FILTER: Record<TaskState, string> = {
   cancelled: 't.cancelled_at IS NOT NULL',
 };
 
-/**
- * The task list's statement, newest first: $1 is the project; after the first page, $2 and $3 the
- * cursor's moment and task. Two texts rather than `$2 IS NULL OR …`, as the worker's history does: under
- * a generic plan that OR keeps the keyset out of the index condition.
- */
+/** The task list's statement, newest first, keyset-paged (common/page-cursor.ts: $1 the project, $2 and $3 the cursor). */
 export function taskListSql(filter: { state?: TaskState; reported?: boolean; after?: boolean }, limit: number): string {
   const conditions = [
     filter.state ? STATE_FILTER[filter.state] : '',
     filter.reported ? REPORTED_FILTER : '',
-    filter.after ? '(t.created_at, t.id) < ($2::timestamptz, $3::uuid)' : '',
+    filter.after ? afterCursorSql('t.created_at', 't.id') : '',
   ]
     .filter(Boolean)
     .map((f) => `AND ${f}`);
@@ -105,9 +101,8 @@ export class ConsoleTasksService {
   }
 
   /**
-   * Newest first, keyset-paged: `before` is the `cursor` of the last task of the previous page
-   * (`<created_at>|<uuid>`), returned as `next_cursor`. `reported=true` keeps the tasks some worker
-   * gave back reporting a problem.
+   * Newest first, keyset-paged: `before` is the previous page's `next_cursor` (common/page-cursor.ts).
+   * `reported=true` keeps the tasks some worker gave back reporting a problem.
    */
   async list(accountId: string, projectUuid: string, query: ConsoleTaskListQuery): Promise<{ tasks: ConsoleTaskRow[]; next_cursor: string | null }> {
     const project = await this.projects.owned(accountId, projectUuid);
@@ -115,13 +110,10 @@ export class ConsoleTasksService {
     const rows: Array<Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancelled_at'> & { created_at: Date; completed_at: Date | null; cancelled_at: Date | null; cursor: string }> =
       await this.db.query(
         taskListSql({ state: query.state, reported: query.reported === 'true', after: query.before !== undefined }, limit + 1),
-        query.before ? [project.id, ...splitPageCursor(query.before)] : [project.id],
+        pageParams(project.id, query.before),
       );
-    const page = rows.slice(0, limit);
-    return {
-      tasks: page.map(({ cursor: _cursor, ...row }) => toRow(row)),
-      next_cursor: rows.length > limit ? page[page.length - 1].cursor : null,
-    };
+    const page = cutPage(rows, limit);
+    return { tasks: page.rows.map(({ cursor: _cursor, ...row }) => toRow(row)), next_cursor: page.next_cursor };
   }
 
   async detail(accountId: string, projectUuid: string, taskUuid: string): Promise<ConsoleTaskDetail> {
@@ -183,5 +175,3 @@ function toRow(row: Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancel
     cancelled_at: row.cancelled_at?.toISOString() ?? null,
   };
 }
-
-

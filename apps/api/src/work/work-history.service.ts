@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { SessionPrincipal } from '../common/http/principal';
-import { pageCursorSql, splitPageCursor } from '../common/page-cursor';
+import { afterCursorSql, cutPage, pageCursorSql, pageParams } from '../common/page-cursor';
 
 interface HistoryRow {
   id: string;
@@ -29,26 +29,18 @@ export class WorkHistoryService {
    */
   async submissions(worker: SessionPrincipal, query: WorkSubmissionsQuery): Promise<WorkSubmissionsPage> {
     const limit = query.limit ?? PAGE_DEFAULT;
-    // Two texts rather than `$2 IS NULL OR …`: under a generic plan that OR keeps the keyset out of the
-    // index condition, and a page read and sorted every submission of the worker up to the cursor.
-    const [keyset, params] = query.before
-      ? ['AND (s.created_at, s.id) < ($2::timestamptz, $3::uuid)', [worker.userId, ...splitPageCursor(query.before)]]
-      : ['', [worker.userId]];
     const rows: HistoryRow[] = await this.db.query(
       `SELECT s.id, s.created_at, p.id AS project_id, p.display_name, s.task_id,
               jsonb_array_length(s.boxes) AS box_count, s.reward, t.completed_at IS NOT NULL AS task_complete,
               ${pageCursorSql('s.created_at', 's.id')} AS cursor
          FROM submissions s JOIN tasks t ON t.id = s.task_id JOIN projects p ON p.id = t.project_id
-        WHERE s.worker_id = $1 ${keyset}
+        WHERE s.worker_id = $1 ${query.before ? `AND ${afterCursorSql('s.created_at', 's.id')}` : ''}
         ORDER BY s.created_at DESC, s.id DESC
         LIMIT ${limit + 1}`,
-      params,
+      pageParams(worker.userId, query.before),
     );
-    const page = rows.slice(0, limit);
-    return {
-      data: page.map(toWorkSubmission),
-      next_cursor: rows.length > limit ? page[page.length - 1].cursor : null,
-    };
+    const page = cutPage(rows, limit);
+    return { data: page.rows.map(toWorkSubmission), next_cursor: page.next_cursor };
   }
 }
 
