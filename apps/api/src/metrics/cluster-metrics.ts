@@ -4,12 +4,24 @@ import { AggregatorRegistry, type Registry } from 'prom-client';
 /**
  * HTTP_PROCESSES > 1 (bootstrap/http-processes.ts): the processes share one port, so a scrape reaches one
  * of them, and its own figures (requests, webhooks counted, the pool) would jump from one scrape to the
- * next. So the process that is scraped asks the supervisor, which gathers every process's registry
- * through prom-client's AggregatorRegistry (counters and histograms summed, each gauge by its
- * `aggregator`) and answers with the text of the whole.
+ * next. So the process that is scraped asks the supervisor, which gathers every process's registry and
+ * answers with the text of the whole, summed by prom-client's AggregatorRegistry.aggregate (counters and
+ * histograms summed, each gauge by its `aggregator`).
+ *
+ * The gathering is ours, not AggregatorRegistry#clusterMetrics: that one gives up after a fixed 5 s,
+ * whatever READYZ_TIMEOUT_MS says, and a loaded host's CI run missed it (the scrape then fell back to one
+ * process's figures). Here the asker's time limit is the supervisor's too.
  */
 const ASK = 'crowdbox:process-metrics?';
 const ANSWER = 'crowdbox:process-metrics!';
+const GATHER = 'crowdbox:process-metrics-gather?';
+const GATHERED = 'crowdbox:process-metrics-gather!';
+
+interface Ask {
+  type: typeof ASK;
+  id: number;
+  timeoutMs: number;
+}
 
 interface Answer {
   type: typeof ANSWER;
@@ -18,15 +30,49 @@ interface Answer {
   error?: string;
 }
 
+interface Gathered {
+  type: typeof GATHERED;
+  id: number;
+  /** One process's registry, as getMetricsAsJSON gives it. */
+  metrics?: object[];
+  error?: string;
+}
+
 /** In the supervisor: answers the processes' requests for the metrics of all of them. */
 export function serveProcessMetrics(): void {
-  const aggregator = new AggregatorRegistry();
-  cluster.on('message', (worker, message: { type?: string; id: number }) => {
+  let nextGathering = 0;
+  const gatherings = new Map<number, (reply: Gathered) => void>();
+  cluster.on('message', (worker, message: Ask | Gathered) => {
+    if (message?.type === GATHERED) gatherings.get(message.id)?.(message);
     if (message?.type !== ASK) return;
-    aggregator.clusterMetrics().then(
-      (text) => worker.send({ type: ANSWER, id: message.id, text } satisfies Answer),
-      (error: Error) => worker.send({ type: ANSWER, id: message.id, error: error.message } satisfies Answer),
-    );
+    const answer = (reply: Omit<Answer, 'type' | 'id'>) => worker.isConnected() && worker.send({ type: ANSWER, id: message.id, ...reply } satisfies Answer);
+    // A process that exits abruptly may still be listed, unable to answer: only connected ones are asked.
+    const asked = Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected());
+    const id = nextGathering++;
+    const gathered: object[][] = [];
+    const timer = setTimeout(() => {
+      gatherings.delete(id);
+      answer({ error: `${asked.length - gathered.length} of ${asked.length} processes did not answer within ${message.timeoutMs} ms` });
+    }, message.timeoutMs);
+    gatherings.set(id, (reply) => {
+      if (reply.metrics === undefined) {
+        clearTimeout(timer);
+        gatherings.delete(id);
+        answer({ error: reply.error ?? 'no metrics' });
+        return;
+      }
+      gathered.push(reply.metrics);
+      if (gathered.length < asked.length) return;
+      clearTimeout(timer);
+      gatherings.delete(id);
+      AggregatorRegistry.aggregate(gathered)
+        .metrics()
+        .then(
+          (text) => answer({ text }),
+          (error: Error) => answer({ error: error.message }),
+        );
+    });
+    for (const w of asked) w?.send({ type: GATHER, id });
   });
 }
 
@@ -41,12 +87,14 @@ const waiting = new Map<number, (answer: Answer) => void>();
 export function offerProcessMetrics(registry: Registry): void {
   if (!cluster.isWorker || offered) return;
   offered = true;
-  AggregatorRegistry.setRegistries([registry]);
-  // Its constructor adds prom-client's listener that answers the supervisor's gathering.
-  new AggregatorRegistry();
-  process.on('message', (message: Answer) => {
-    if (message?.type !== ANSWER) return;
-    waiting.get(message.id)?.(message);
+  process.on('message', (message: Answer | { type?: string; id: number }) => {
+    if (message?.type === GATHER) {
+      registry.getMetricsAsJSON().then(
+        (metrics) => process.send?.({ type: GATHERED, id: message.id, metrics } satisfies Gathered),
+        (error: Error) => process.send?.({ type: GATHERED, id: message.id, error: error.message } satisfies Gathered),
+      );
+    }
+    if (message?.type === ANSWER) waiting.get(message.id)?.(message as Answer);
   });
 }
 
@@ -69,6 +117,6 @@ export function metricsOfAllProcesses(timeoutMs: number): Promise<string> {
       if (answer.text !== undefined) resolve(answer.text);
       else reject(new Error(answer.error ?? 'no metrics'));
     });
-    process.send?.({ type: ASK, id });
+    process.send?.({ type: ASK, id, timeoutMs } satisfies Ask);
   });
 }
