@@ -120,9 +120,10 @@ export class MetricsService {
       const all = await metricsOfAllProcesses(this.config.READYZ_TIMEOUT_MS);
       this.sourceUp.set({ source: 'processes' }, 1);
       return all;
-    } catch {
+    } catch (error) {
       this.sourceUp.set({ source: 'processes' }, 0);
-      return this.registry.metrics();
+      // Why, for whoever reads the text: a comment line, which Prometheus ignores.
+      return `# crowdbox_metrics_source_up{source="processes"} 0: ${(error as Error).message.replace(/\n/g, ' ')}\n${await this.registry.metrics()}`;
     }
   }
 
