@@ -12,5 +12,6 @@ export * from './console/project.schema';
 export * from './console/console.responses';
 export * from './console/task-list.schema';
 export * from './work/work.schema';
+export * from './work/task-problems';
 export * from './work/work-errors';
 export * from './queues';

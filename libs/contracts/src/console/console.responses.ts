@@ -1,5 +1,6 @@
 import type { TaskAnnotationsRecord } from '../requester/responses';
-import type { LabelInfo, TaskProblem } from '../work/work.schema';
+import type { LabelInfo } from '../work/work.schema';
+import type { TaskProblem } from '../work/task-problems';
 
 /**
  * What the console API (API.md §4) answers, beyond projects and keys: the task list and task page,

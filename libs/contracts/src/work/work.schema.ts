@@ -3,6 +3,7 @@ import type { Annotation } from '../requester/responses';
 import { intBetween, objectBody } from '../schema-helpers';
 import { LIMITS } from '../limits';
 import { pageQueryFields } from '../paging';
+import { TASK_PROBLEMS } from './task-problems';
 
 /** Worker API (/api/work, API.md §3): request bodies and response shapes. */
 
@@ -32,13 +33,6 @@ export const submitBodySchema = objectBody(
   }),
 );
 export type SubmitBody = z.output<typeof submitBodySchema>;
-
-/**
- * Why a worker gives a task back, when it is the task's fault (POST /api/work/checkouts/:id/release,
- * docs/decisions.md "Problem reports"): its owner sees the count of each on the task.
- */
-export const TASK_PROBLEMS = ['image_broken', 'unclear_instructions', 'offensive_content', 'other'] as const;
-export type TaskProblem = (typeof TASK_PROBLEMS)[number];
 
 /**
  * POST /api/work/checkouts/:id/release: no body, `null`, `{}` or `{"problem": null}` is a plain skip;
