@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 
 /**
@@ -16,6 +16,8 @@ const ASK = 'crowdbox:process-metrics?';
 const ANSWER = 'crowdbox:process-metrics!';
 const GATHER = 'crowdbox:process-metrics-gather?';
 const GATHERED = 'crowdbox:process-metrics-gather!';
+/** A process saying it answers GATHER from now on (sent once, when its metrics are set up). */
+const OFFERED = 'crowdbox:process-metrics-offered';
 
 interface Ask {
   type: typeof ASK;
@@ -30,6 +32,10 @@ interface Answer {
   error?: string;
 }
 
+interface Offered {
+  type: typeof OFFERED;
+}
+
 interface Gathered {
   type: typeof GATHERED;
   id: number;
@@ -42,12 +48,19 @@ interface Gathered {
 export function serveProcessMetrics(): void {
   let nextGathering = 0;
   const gatherings = new Map<number, (reply: Gathered) => void>();
-  cluster.on('message', (worker, message: Ask | Gathered) => {
+  // Only processes that said they answer are asked. One still booting (a replacement for one that died,
+  // or one waiting ~30 s for the database) has no listener yet and would never answer: asking it made
+  // every scrape of those seconds wait out the time limit and fall back to one process's figures, so
+  // the counters seemed to drop and rise again. It has served nothing yet, so leaving it out loses nothing.
+  const offering = new Set<Worker>();
+  cluster.on('exit', (worker) => offering.delete(worker));
+  cluster.on('message', (worker, message: Ask | Gathered | Offered) => {
+    if (message?.type === OFFERED) offering.add(worker);
     if (message?.type === GATHERED) gatherings.get(message.id)?.(message);
     if (message?.type !== ASK) return;
     const answer = (reply: Omit<Answer, 'type' | 'id'>) => worker.isConnected() && worker.send({ type: ANSWER, id: message.id, ...reply } satisfies Answer);
     // A process that exits abruptly may still be listed, unable to answer: only connected ones are asked.
-    const asked = Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected());
+    const asked = [...offering].filter((w) => w.isConnected());
     const id = nextGathering++;
     const gathered: object[][] = [];
     const timer = setTimeout(() => {
@@ -72,7 +85,7 @@ export function serveProcessMetrics(): void {
           (error: Error) => answer({ error: error.message }),
         );
     });
-    for (const w of asked) w?.send({ type: GATHER, id });
+    for (const w of asked) w.send({ type: GATHER, id });
   });
 }
 
@@ -96,6 +109,7 @@ export function offerProcessMetrics(registry: Registry): void {
     }
     if (message?.type === ANSWER) waiting.get(message.id)?.(message as Answer);
   });
+  process.send?.({ type: OFFERED } satisfies Offered);
 }
 
 /** Whether this process is one of several sharing a port, whose figures only the supervisor can sum. */
