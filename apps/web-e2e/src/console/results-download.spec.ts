@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { useHarness, type Harness } from '../../support/harness';
 import type { SignedIn } from '../../support/server/api-server';
 import { aProjectWithTasks, aWorker } from '../../support/scenario';
-import { ProjectOverviewPage } from './console.pages';
+import { ProjectOverviewPage, TaskDetailPage } from './console.pages';
 
 const harness = useHarness();
 
@@ -47,5 +47,31 @@ describe('the project page’s results downloads', () => {
       `${withBox},${imageUrl},${completedAt[0]},960,640,car,149.5,120,250.5,180,1,1`,
       expect.stringMatching(new RegExp(`^${empty},[^,]+,${completedAt[1].replace(/\./g, '\\.')},960,640,,,,,,,$`)),
     ]);
+  });
+
+  it('offers the same three downloads of the project’s results on a task’s page', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 1, requiredSubmissions: 1 });
+    const taskUuid = await complete(h, await aWorker(h), projectUuid, [{ label: 'car', center_x: 200, center_y: 150, width: 100, height: 60 }]);
+
+    const page = await h.newPage({ as: requester });
+    await new TaskDetailPage(page).open(projectUuid, taskUuid);
+    const download = async (name: string) => {
+      const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name, exact: true }).click()]);
+      return { name: file.suggestedFilename(), text: await readFile(await file.path(), 'utf8') };
+    };
+
+    const csv = await download('CSV');
+    expect(csv.name).toBe(`crowdbox-${projectUuid}.csv`);
+    expect(csv.text.split('\r\n').slice(0, 2)).toEqual([
+      'task_uuid,external_image_url,completed_at,image_width,image_height,label,x_min,y_min,x_max,y_max,support,agreement',
+      expect.stringMatching(new RegExp(`^${taskUuid},[^,]+,[^,]+,960,640,car,150,120,250,180,1,1$`)),
+    ]);
+    const json = await download('All results as JSON');
+    expect(json.name).toBe(`crowdbox-${projectUuid}.json`);
+    expect(JSON.parse(json.text).data.map((e: { task_uuid: string }) => e.task_uuid)).toEqual([taskUuid]);
+    const coco = await download('COCO');
+    expect(coco.name).toBe(`crowdbox-${projectUuid}-coco.json`);
+    expect(JSON.parse(coco.text).annotations).toEqual([expect.objectContaining({ bbox: [150, 120, 100, 60] })]);
   });
 });
