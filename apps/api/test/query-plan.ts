@@ -21,3 +21,28 @@ export async function tableReads(db: DataSource, sql: string, params: unknown[],
   const [{ 'QUERY PLAN': plan }] = await db.query(`EXPLAIN (FORMAT JSON) ${sql}`, params);
   return scansOf(plan[0].Plan, table);
 }
+
+interface AnalyzedNode extends PlanNode {
+  'Actual Loops'?: number;
+  Plans?: AnalyzedNode[];
+}
+
+const loopsOf = (node: AnalyzedNode, index: string): number =>
+  (node['Index Name'] === index ? (node['Actual Loops'] ?? 0) : 0) + (node.Plans ?? []).reduce((sum, child) => sum + loopsOf(child, index), 0);
+
+/**
+ * How many times this statement, run for real, scanned `index`: a probe per driving row of a nested loop,
+ * so a test can tell a statement that probes a few rows from one that probes a whole table's worth.
+ * Runs it with EXPLAIN ANALYZE in a transaction rolled back, so a write changes nothing.
+ */
+export async function indexScans(db: DataSource, sql: string, params: unknown[], index: string): Promise<number> {
+  const runner = db.createQueryRunner();
+  try {
+    await runner.startTransaction();
+    const [{ 'QUERY PLAN': plan }] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+    return loopsOf(plan[0].Plan, index);
+  } finally {
+    await runner.rollbackTransaction();
+    await runner.release();
+  }
+}

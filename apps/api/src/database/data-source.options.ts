@@ -40,6 +40,7 @@ import { CheckoutProblemIndex1766300000000 } from './migrations/1766300000000-ch
 import { TaskProblemReports1766400000000 } from './migrations/1766400000000-task-problem-reports';
 import { ReportedTasksIndex1766500000000 } from './migrations/1766500000000-reported-tasks-index';
 import { CancelledTasksIndex1766600000000 } from './migrations/1766600000000-cancelled-tasks-index';
+import { FailedEventsIndex1766700000000 } from './migrations/1766700000000-failed-events-index';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -89,6 +90,7 @@ export const MIGRATIONS = [
   TaskProblemReports1766400000000,
   ReportedTasksIndex1766500000000,
   CancelledTasksIndex1766600000000,
+  FailedEventsIndex1766700000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -12,6 +12,8 @@ export type WebhookEventState = 'pending' | 'delivered' | 'failed';
 @Index('ix_webhook_events_pending_next_id', ['nextAttemptAt', 'id'], { where: `state = 'pending'` })
 @Index('ix_webhook_events_account_created', ['accountId', 'createdAt'])
 @Index('ix_webhook_events_pending_endpoint', ['endpointId'], { where: `state = 'pending'` })
+// Migration 1766700000000: the console's failed filter and "Redeliver failed" read only the few failed.
+@Index('ix_webhook_events_failed', ['accountId', 'createdAt', 'id'], { where: `state = 'failed'` })
 @Check('ck_webhook_events_state', `"state" IN ('pending', 'delivered', 'failed')`)
 export class WebhookEvent {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_webhook_events' })

@@ -5,17 +5,28 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.schema';
 import { pgPool } from '../../database/prepared-statement';
-import { EventRetention } from '../event-retention';
+import { indexScans } from '../../../test/query-plan';
+import { EventRetention, PRUNE_ENDED_EVENTS } from '../event-retention';
 
 type State = 'pending' | 'delivered' | 'failed';
+
+/** The account's callback address (one per account here; every event is for an address, as add_task makes them). */
+async function anEndpoint(t: TestApp, accountId: string): Promise<string> {
+  const [{ id }] = await t.db.query(
+    `INSERT INTO webhook_endpoints (id, account_id, url) VALUES ($1, $2, 'https://hooks.example.com/crowdbox')
+     ON CONFLICT (account_id, url) DO UPDATE SET url = EXCLUDED.url RETURNING id`,
+    [randomUUID(), accountId],
+  );
+  return id;
+}
 
 /** Writes an event of `ageDays` straight into the outbox, with `attempts` logged attempts. */
 async function anEvent(t: TestApp, accountId: string, state: State, ageDays: number, attempts = 1): Promise<string> {
   const id = randomUUID();
   await t.db.query(
-    `INSERT INTO webhook_events (id, account_id, type, payload, state, attempt_count, created_at)
-     VALUES ($1, $2, 'task_completed', '{}', $3, $4, now() - make_interval(days => $5))`,
-    [id, accountId, state, attempts, ageDays],
+    `INSERT INTO webhook_events (id, account_id, endpoint_id, type, payload, state, attempt_count, created_at)
+     VALUES ($1, $2, $3, 'task_completed', '{}', $4, $5, now() - make_interval(days => $6))`,
+    [id, accountId, await anEndpoint(t, accountId), state, attempts, ageDays],
   );
   for (let i = 0; i < attempts; i++) {
     await t.db.query(`INSERT INTO webhook_attempts (id, event_id, status_code, duration_ms) VALUES ($1, $2, 500, 3)`, [randomUUID(), id]);
@@ -65,9 +76,9 @@ describe('webhooks: the delivery log’s retention', () => {
 
   it('goes on batch after batch until nothing old is left', async () => {
     await t.db.query(
-      `INSERT INTO webhook_events (id, account_id, type, payload, state, created_at)
-       SELECT gen_random_uuid(), $1, 'task_completed', '{}', 'delivered', now() - interval '60 days' FROM generate_series(1, 2500)`,
-      [a.accountId],
+      `INSERT INTO webhook_events (id, account_id, endpoint_id, type, payload, state, created_at)
+       SELECT gen_random_uuid(), $1, $2, 'task_completed', '{}', 'delivered', now() - interval '60 days' FROM generate_series(1, 2500)`,
+      [a.accountId, await anEndpoint(t, a.accountId)],
     );
     expect(await t.app.get(EventRetention).prune()).toBe(2500);
     expect(await t.app.get(EventRetention).prune()).toBe(0);
@@ -83,9 +94,9 @@ describe('webhooks: the delivery log’s retention', () => {
       const waitingOn = (like: string) => async () =>
         (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [like])).length > 0;
       const redeliver = t.request({ method: 'POST', url: `/api/console/webhooks/events/${id}/redeliver`, headers: a.auth });
-      await eventually(waitingOn('%redeliveries + 1%'));
+      expect(await eventually(waitingOn('%redeliveries + 1%'))).toBe(true);
       const pass = t.app.get(EventRetention).prune();
-      await eventually(waitingOn('DELETE FROM webhook_events%'));
+      expect(await eventually(waitingOn('%DELETE FROM webhook_events%'))).toBe(true);
       await holder.query('COMMIT');
       expect((await redeliver).status).toBe(202);
       await pass;
@@ -93,8 +104,54 @@ describe('webhooks: the delivery log’s retention', () => {
       holder.release();
     }
     // The pass re-checks the row it waited for: pending then, so it stays, redelivered (its job may have
-    // run since: this event has no address, so it is failed again at once).
+    // run since: its address is unconfirmed, so it waits for it).
     expect(await t.db.query('SELECT redeliveries FROM webhook_events WHERE id = $1', [id])).toEqual([{ redeliveries: 1 }]);
+  });
+
+  it('probes the log of the accounts with a callback address only, not of every account', async () => {
+    // Crowd workers' sign-ups make accounts with no address and no event: 2,000 of them here.
+    await t.db.query(
+      `INSERT INTO accounts (id, name, webhook_signing_secret)
+       SELECT gen_random_uuid(), 'worker ' || n, 'whsec_x' FROM generate_series(1, 2000) n`,
+    );
+    await anEvent(t, a.accountId, 'delivered', 45);
+    await anEvent(t, b.accountId, 'delivered', 45);
+    const withAddress = Number((await t.db.query('SELECT count(DISTINCT account_id) AS n FROM webhook_endpoints'))[0].n);
+    const probes = await indexScans(t.db, PRUNE_ENDED_EVENTS, [30, 1000], 'ix_webhook_events_account_created');
+    // One probe per account with an address (the accounts table holds 2,000 more).
+    expect(probes).toBe(withAddress);
+    expect(await t.app.get(EventRetention).prune()).toBe(2);
+  });
+
+  it('deletes events that waited past the retention for an address that failed its challenge, and no other waiting event', async () => {
+    const c = await aRequester(t);
+    const address = async (url: string, state: 'pending' | 'confirmed' | 'failed') =>
+      (await t.db.query(`INSERT INTO webhook_endpoints (id, account_id, url, state) VALUES ($1, $2, $3, $4) RETURNING id`, [randomUUID(), c.accountId, url, state]))[0]
+        .id as string;
+    const [failed, pending, confirmed] = [
+      await address('https://gone.example.com/', 'failed'),
+      await address('https://slow.example.com/', 'pending'),
+      await address('https://ok.example.com/', 'confirmed'),
+    ];
+    /** A pending event of `ageDays` for `endpoint`: parked (no next attempt) unless `due`. */
+    const waiting = async (endpoint: string, ageDays: number, due = false) => {
+      const id = randomUUID();
+      await t.db.query(
+        `INSERT INTO webhook_events (id, account_id, endpoint_id, type, payload, state, next_attempt_at, created_at)
+         VALUES ($1, $2, $3, 'task_completed', '{}', 'pending', CASE WHEN $4 THEN now() END, now() - make_interval(days => $5))`,
+        [id, c.accountId, endpoint, due, ageDays],
+      );
+      return id;
+    };
+    const abandoned = [await waiting(failed, 31), await waiting(failed, 400)];
+    const kept = [
+      await waiting(failed, 29), // within the retention: a re-arm may still release it
+      await waiting(pending, 60), // its address is still being confirmed
+      await waiting(confirmed, 60, true), // being delivered
+    ];
+
+    expect(await t.app.get(EventRetention).prune()).toBe(2);
+    expect(await remaining(t, [...abandoned, ...kept])).toEqual([...kept].sort());
   });
 
   it('keeps everything when WEBHOOK_EVENT_RETENTION_DAYS is 0', async () => {

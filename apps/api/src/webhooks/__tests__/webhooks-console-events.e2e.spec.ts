@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { aRequester, type Requester } from '../../../test/factories';
+import { tableReads } from '../../../test/query-plan';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { eventLogQuery } from '../webhooks-console.service';
 
 describe('webhooks: the console’s event log pages (GET /api/console/webhooks/events)', () => {
   let t: TestApp;
@@ -49,5 +51,23 @@ describe('webhooks: the console’s event log pages (GET /api/console/webhooks/e
       expect(bad.status).toBe(422);
       expect(bad.body.errors).toEqual([{ field: 'before', detail: expect.stringContaining('event id') }]);
     }
+  });
+
+  it('lists failed events through an index of the failed alone, however long the delivered log', async () => {
+    const owner = await aRequester(t);
+    // A month of a busy receiver's log: 5,000 delivered, 2 failed, the failed ones the oldest.
+    await t.db.query(
+      `INSERT INTO webhook_events (id, account_id, type, payload, state, created_at)
+       SELECT gen_random_uuid(), $1, 'task_completed', '{}', CASE WHEN g <= 2 THEN 'failed' ELSE 'delivered' END,
+              now() - interval '20 days' + g * interval '1 minute'
+         FROM generate_series(1, 5000) AS g`,
+      [owner.accountId],
+    );
+    await t.db.query('ANALYZE webhook_events');
+    const { sql, params } = eventLogQuery(owner.accountId, { state: 'failed' });
+    // Without ix_webhook_events_failed: ix_webhook_events_account_created, every event of the account read.
+    expect(await tableReads(t.db, sql, params, 'webhook_events')).toEqual(['ix_webhook_events_failed']);
+    const failed = await t.request({ method: 'GET', url: '/api/console/webhooks/events?state=failed', headers: owner.auth });
+    expect(failed.body.data.map((e: { state: string }) => e.state)).toEqual(['failed', 'failed']);
   });
 });
