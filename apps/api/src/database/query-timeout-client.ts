@@ -13,6 +13,18 @@ export const QUERY_READ_TIMEOUT = 'Query read timeout';
  * it needs one.
  */
 export class QueryTimeoutClient extends Client {
+  constructor(...args: ConstructorParameters<typeof Client>) {
+    super(...args);
+    // pg emits 'error' on a client whose connection dies (a reset, the server ending the session), and
+    // pg-pool listens only while the client is idle in the pool. A client held outside TypeORM (the
+    // checkout's lease, the consensus refresh; TypeORM listens on those it holds) had no listener then,
+    // and an 'error' nobody listens for ends the process: a PostgreSQL restart or failover took every
+    // HTTP process with a checkout in flight down with it. Nothing is lost by listening: pg has already
+    // failed the client's queries with this error and marked it not queryable, so its holder's next query
+    // fails and the pool drops it on release.
+    this.on('error', () => undefined);
+  }
+
   // Every form of pg's query() (promise, callback, submittable) goes through here unchanged.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
