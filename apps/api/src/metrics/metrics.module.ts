@@ -1,8 +1,10 @@
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
 import { metricsRegistryProvider } from './metrics-registry';
 import { MetricsService } from './metrics.service';
+import { QueueMetrics } from './queue-metrics';
 import { WebhookMetrics } from './webhook-metrics';
 
 /**
@@ -11,8 +13,9 @@ import { WebhookMetrics } from './webhook-metrics';
  */
 @Global()
 @Module({
+  imports: [DiscoveryModule],
   controllers: [MetricsController],
-  providers: [metricsRegistryProvider, MetricsService, HttpMetrics, WebhookMetrics],
+  providers: [metricsRegistryProvider, MetricsService, HttpMetrics, WebhookMetrics, QueueMetrics],
   exports: [MetricsService, HttpMetrics, WebhookMetrics],
 })
 export class MetricsModule {}
