@@ -18,12 +18,14 @@ export class SessionPruning extends HourlyHousekeeping {
   }
 
   /** One pass: how many expired sessions it deleted. */
-  prune(): Promise<number> {
+  protected pass(): Promise<number> {
     return deleteInBatches(
       this.db,
       this.logger,
       'expired sessions',
       `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at < now() ORDER BY expires_at LIMIT $1)`,
+      [],
+      () => this.stopping(),
     );
   }
 }

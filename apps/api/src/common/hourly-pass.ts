@@ -1,4 +1,4 @@
-import type { Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import type { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 
 /** The first pass comes soon after boot (a process restarted often still gets its passes), then one an hour. */
@@ -35,28 +35,54 @@ export class HourlyPass {
 }
 
 /**
- * A provider whose housekeeping pass, `prune`, runs on an HourlyPass from the application's bootstrap to
- * its shutdown: the webhook log's retention, expired sessions and stale Idempotency-Key records. Runs in
+ * A provider whose housekeeping pass runs on an HourlyPass from the application's bootstrap to its
+ * shutdown: the webhook log's retention, expired sessions and stale Idempotency-Key records. Runs in
  * roles jobs and all, where their modules register it; safe with several such processes.
+ *
+ * Stopped before the application's shutdown hooks (beforeApplicationShutdown), not in them: Nest runs
+ * those module by module, and TypeORM's closes the pool before a feature module's would have stopped
+ * its pass, whose next statement then failed on an ended pool. The shutdown waits for the pass's
+ * statement in flight; the pass stops between batches (`stopping`).
  */
-export abstract class HourlyHousekeeping implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class HourlyHousekeeping implements OnApplicationBootstrap, BeforeApplicationShutdown {
   // `this.prune` is looked up at each pass, so a test's spy on it is the one that runs.
   private readonly passes = new HourlyPass(() => this.prune());
+  private stopped = false;
+  /** The pass running, if any. */
+  private running?: Promise<number>;
 
-  /** One pass: how many rows it deleted. */
-  abstract prune(): Promise<number>;
+  /** One pass's work: how many rows it deleted. */
+  protected abstract pass(): Promise<number>;
 
   /** Whether the passes run at all in this configuration. */
   protected enabled(): boolean {
     return true;
   }
 
+  /** Whether the application is shutting down: a pass ends after its current statement. */
+  protected stopping(): boolean {
+    return this.stopped;
+  }
+
+  /** One pass: how many rows it deleted; 0 when passes are off, one is already running, or shutting down. */
+  async prune(): Promise<number> {
+    if (!this.enabled() || this.running || this.stopped) return 0;
+    this.running = this.pass();
+    try {
+      return await this.running;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
   onApplicationBootstrap(): void {
     if (this.enabled()) this.passes.start();
   }
 
-  onApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     this.passes.stop();
+    await this.running?.catch(() => undefined);
   }
 }
 
@@ -65,17 +91,26 @@ export const DELETE_BATCH = 1000;
 
 /**
  * A housekeeping pass's deletes: runs `sql`, a DELETE of at most DELETE_BATCH rows (given as the
- * parameter after `params`), until a run deletes fewer. Returns how many rows went, also when a failure
- * stopped it (logged as a warning: the next pass carries on), and logs the total as `deleted N <what>`.
+ * parameter after `params`), until a run deletes fewer, or `stopping()` says the application is shutting
+ * down. Returns how many rows went, also when a failure stopped it (logged as a warning: the next pass
+ * carries on), and logs the total as `deleted N <what>`.
  */
-export async function deleteInBatches(db: DataSource, logger: Logger, what: string, sql: string, params: unknown[] = []): Promise<number> {
+export async function deleteInBatches(
+  db: DataSource,
+  logger: Logger,
+  what: string,
+  sql: string,
+  params: unknown[],
+  stopping: () => boolean,
+): Promise<number> {
   let deleted = 0;
   try {
-    for (;;) {
+    while (!stopping()) {
       const [, count]: [unknown, number] = await db.query(sql, [...params, DELETE_BATCH]);
       deleted += count;
-      if (count < DELETE_BATCH) return deleted;
+      if (count < DELETE_BATCH) break;
     }
+    return deleted;
   } catch (error) {
     logger.warn(`deleting ${what} stopped after ${deleted}: ${(error as Error).message}`);
     return deleted;

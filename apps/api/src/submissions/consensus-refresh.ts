@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { PoolClient } from 'pg';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -44,10 +44,11 @@ const REFRESH_LOCK_CLASS = 7_340_001;
  * harmless anyway. Runs in roles jobs and all.
  */
 @Injectable()
-export class ConsensusRefresh implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ConsensusRefresh.name);
   private timer?: NodeJS.Timeout;
-  private running = false;
+  /** The pass running, if any. */
+  private running?: Promise<number>;
   private stopped = false;
 
   constructor(
@@ -62,15 +63,30 @@ export class ConsensusRefresh implements OnApplicationBootstrap, OnApplicationSh
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * Before the shutdown hooks, not in one: Nest runs those module by module, TypeORM's first, and its
+   * pool's end waits for every client to come back, so a pass holding one went on to the end of its
+   * project (a large one outlasted SHUTDOWN_TIMEOUT_MS, and the process exited 1). Here the pass stops at
+   * its next slice and hands its client back, and the shutdown waits for that.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    await this.running;
   }
 
   /** One pass over the marked projects; returns how many tasks' consensus it stored. Skipped while a pass runs. */
   async tick(): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
+    if (this.running || this.stopped) return 0;
+    this.running = this.pass();
+    try {
+      return await this.running;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async pass(): Promise<number> {
     let stored = 0;
     try {
       const marked: Array<{ id: string }> = await this.db.query(
@@ -82,8 +98,6 @@ export class ConsensusRefresh implements OnApplicationBootstrap, OnApplicationSh
       }
     } catch (error) {
       this.logger.warn(`consensus refresh pass failed: ${(error as Error).message}`);
-    } finally {
-      this.running = false;
     }
     return stored;
   }
@@ -130,6 +144,8 @@ export class ConsensusRefresh implements OnApplicationBootstrap, OnApplicationSh
           if (performance.now() - sliceStart > SLICE_MS) {
             await nextTurn();
             sliceStart = performance.now();
+            // A page's worth of large tasks is seconds of work: a shutdown does not wait for all of it.
+            if (this.stopped) break;
           }
         }
         store.flush();

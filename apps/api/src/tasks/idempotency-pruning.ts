@@ -18,7 +18,7 @@ export class IdempotencyPruning extends HourlyHousekeeping {
   }
 
   /** One pass: how many stale records it deleted. */
-  prune(): Promise<number> {
+  protected pass(): Promise<number> {
     return deleteInBatches(
       this.db,
       this.logger,
@@ -26,6 +26,7 @@ export class IdempotencyPruning extends HourlyHousekeeping {
       `DELETE FROM idempotency_keys WHERE ctid IN (
          SELECT ctid FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) LIMIT $2)`,
       [IDEMPOTENCY_WINDOW_HOURS],
+      () => this.stopping(),
     );
   }
 }

@@ -57,7 +57,6 @@ export const PRUNE_ABANDONED_EVENTS = `
 @Injectable()
 export class EventRetention extends HourlyHousekeeping {
   private readonly logger = new Logger(EventRetention.name);
-  private running = false;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -70,26 +69,19 @@ export class EventRetention extends HourlyHousekeeping {
     return this.config.WEBHOOK_EVENT_RETENTION_DAYS !== 0;
   }
 
-  /**
-   * One pass: deletes ended events created before `now - retention`, then abandoned ones, a batch at a
-   * time until none is left. Returns how many it deleted; 0 when retention is off or a pass is already running.
-   */
-  async prune(): Promise<number> {
+  /** Deletes ended events created before `now - retention`, then abandoned ones, a batch at a time until none is left. */
+  protected async pass(): Promise<number> {
     const days = this.config.WEBHOOK_EVENT_RETENTION_DAYS;
-    if (days === 0 || this.running) return 0;
-    this.running = true;
-    try {
-      const ended = await deleteInBatches(this.db, this.logger, `webhook events older than ${days} days, with their attempts`, PRUNE_ENDED_EVENTS, [days]);
-      const abandoned = await deleteInBatches(
-        this.db,
-        this.logger,
-        `webhook events older than ${days} days waiting for an address that failed its challenge`,
-        PRUNE_ABANDONED_EVENTS,
-        [days],
-      );
-      return ended + abandoned;
-    } finally {
-      this.running = false;
-    }
+    const stopping = () => this.stopping();
+    const ended = await deleteInBatches(this.db, this.logger, `webhook events older than ${days} days, with their attempts`, PRUNE_ENDED_EVENTS, [days], stopping);
+    const abandoned = await deleteInBatches(
+      this.db,
+      this.logger,
+      `webhook events older than ${days} days waiting for an address that failed its challenge`,
+      PRUNE_ABANDONED_EVENTS,
+      [days],
+      stopping,
+    );
+    return ended + abandoned;
   }
 }

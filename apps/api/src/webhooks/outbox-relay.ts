@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RedisClient } from '../redis/redis-client';
 import { DataSource } from 'typeorm';
@@ -47,10 +47,11 @@ const OVERDUE_CHALLENGES = `
  * Runs in roles jobs and all.
  */
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private timer?: NodeJS.Timeout;
-  private running = false;
+  /** The pass running, if any. */
+  private running?: Promise<number>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -64,14 +65,28 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * Before the shutdown hooks, which close the pool (TypeORM's) and Redis module by module, so a pass
+   * must not start or be left running on them: no more passes, and the one running ends first.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
   }
 
   /** One pass; returns how many jobs it (re)enqueued. Skipped while Redis is away or a pass runs. */
   async tick(): Promise<number> {
     if (this.running || this.redis.status !== 'ready') return 0;
-    this.running = true;
+    this.running = this.pass();
+    try {
+      return await this.running;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async pass(): Promise<number> {
     try {
       const events = await this.enqueueOverdue(OVERDUE_EVENTS, (id) => this.jobs.addDelivery(id));
       const released = await this.releaseParked(MAX_DELIVERIES - events);
@@ -80,8 +95,6 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     } catch (error) {
       this.logger.warn(`outbox relay pass failed: ${(error as Error).message}`);
       return 0;
-    } finally {
-      this.running = false;
     }
   }
 

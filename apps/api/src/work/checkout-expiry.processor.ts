@@ -1,6 +1,6 @@
 import { QUEUES, type CheckoutExpiryJob } from '@crowdbox/contracts';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -13,9 +13,11 @@ const SWEEP_EVERY_MS = 30_000;
  * or expired is "skipped". A sweep every 30 s expires whatever a lost job left behind.
  */
 @Processor(QUEUES.checkoutExpiry)
-export class CheckoutExpiryProcessor extends WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CheckoutExpiryProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CheckoutExpiryProcessor.name);
   private sweeper?: NodeJS.Timeout;
+  /** The sweep running, if any. */
+  private sweeping?: Promise<unknown>;
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
     super();
@@ -28,14 +30,18 @@ export class CheckoutExpiryProcessor extends WorkerHost implements OnApplication
 
   onApplicationBootstrap(): void {
     this.sweeper = setInterval(() => {
-      expireLeases(this.db)
+      if (this.sweeping) return;
+      this.sweeping = expireLeases(this.db)
         .then((ids) => ids.length > 0 && this.logger.log(`sweeper expired ${ids.length} leases`))
-        .catch((error: Error) => this.logger.warn(`lease sweep failed: ${error.message}`));
+        .catch((error: Error) => this.logger.warn(`lease sweep failed: ${error.message}`))
+        .finally(() => (this.sweeping = undefined));
     }, SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
 
-  onApplicationShutdown(): void {
+  /** Before the shutdown hooks, which close the pool (TypeORM's) ahead of this module's: no sweep on an ended pool. */
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
+    await this.sweeping;
   }
 }

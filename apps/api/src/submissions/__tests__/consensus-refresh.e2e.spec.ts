@@ -1,10 +1,10 @@
+import { Logger } from '@nestjs/common';
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, aTask, signUp, type Requester } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, STANDARD_AT_05, STANDARD_AT_095, STANDARD_SUBMISSIONS } from '../../../test/consensus-fixtures';
 import { ConsensusRefresh } from '../consensus-refresh';
-
 
 /**
  * The jobs role's consensus refresh (consensus-refresh.ts, migration 1766100000000): a threshold change
@@ -163,6 +163,31 @@ describe('consensus refresh', () => {
     } finally {
       await other.release();
     }
+  });
+
+  it('stops at a shutdown and hands its connection back before the pool closes, and the shutdown waits for it', async () => {
+    const own = await startTestApp();
+    const r = await aRequester(own);
+    const [w] = [await signUp(own)];
+    const taskId = await aTask(own, r, { required_submissions: 1 });
+    await submitInDb(own.db, { taskId, workerId: w.userId, boxes: [CAR_1] });
+    await completeInDb(own.db, taskId);
+    // 3,000 complete copies (nothing stored): a pass of several pages.
+    await own.db.query(
+      `INSERT INTO tasks
+       SELECT (jsonb_populate_record(t, jsonb_build_object('id', gen_random_uuid(), 'completed_at', now() - make_interval(secs => g)))).*
+         FROM tasks t, generate_series(1, 3000) g WHERE t.id = $1`,
+      [taskId],
+    );
+    await own.db.query('UPDATE projects SET consensus_iou_threshold = 0.7 WHERE id = $1', [r.projectUuid]);
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+
+    const pass = own.app.get(ConsensusRefresh).tick();
+    await own.close();
+    // Without the stop before the shutdown hooks: TypeORM's hook ended the pool first, whose end waited
+    // for the pass's client, so the pass went through the whole project (or, started after, failed).
+    expect(await pass).toBeLessThan(3001);
+    expect(warn.mock.calls.filter(([message]) => String(message).includes('consensus refresh'))).toEqual([]);
   });
 
   it('runs on its own every CONSENSUS_REFRESH_INTERVAL_MS in a jobs process, and not in an HTTP process', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
 import { eventually } from '../../../test/eventually';
 import { aRequester, type Requester } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
@@ -152,6 +153,27 @@ describe('webhooks: the delivery log’s retention', () => {
 
     expect(await t.app.get(EventRetention).prune()).toBe(2);
     expect(await remaining(t, [...abandoned, ...kept])).toEqual([...kept].sort());
+  });
+
+  it('stops between batches at a shutdown, before the pool closes, and the shutdown waits for the batch', async () => {
+    const own = await startTestApp({ WEBHOOK_EVENT_RETENTION_DAYS: '30' });
+    const owner = await aRequester(own);
+    await own.db.query(
+      `INSERT INTO webhook_events (id, account_id, endpoint_id, type, payload, state, created_at)
+       SELECT gen_random_uuid(), $1, $2, 'task_completed', '{}', 'delivered', now() - interval '60 days' FROM generate_series(1, 20000)`,
+      [owner.accountId, await anEndpoint(own, owner.accountId)],
+    );
+    const warn = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      const pass = own.app.get(EventRetention).prune();
+      await own.close();
+      // Twenty batches; the shutdown came after the first few. Before, the pass went on after TypeORM's
+      // shutdown hook ended the pool, and its next batch failed ("Cannot use a pool after calling end").
+      expect(await pass).toBeLessThan(20000);
+      expect(warn.mock.calls.filter(([message]) => String(message).includes('webhook events'))).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('keeps everything when WEBHOOK_EVENT_RETENTION_DAYS is 0', async () => {

@@ -9,7 +9,8 @@ describe('EventRetention schedule', () => {
 
   const retention = (days: number) => {
     const r = new EventRetention({} as DataSource, { WEBHOOK_EVENT_RETENTION_DAYS: days } as AppConfig);
-    return { r, purge: jest.spyOn(r, 'prune').mockResolvedValue(0) };
+    // The pass's work (protected), under prune, which the schedule calls and the shutdown waits for.
+    return { r, purge: jest.spyOn(r as unknown as { pass: () => Promise<number> }, 'pass').mockResolvedValue(0) };
   };
 
   it('runs a pass a minute after boot, then one an hour after each pass ends, until shutdown', async () => {
@@ -21,7 +22,7 @@ describe('EventRetention schedule', () => {
     expect(purge).toHaveBeenCalledTimes(1);
     await jest.advanceTimersByTimeAsync(3_600_000);
     expect(purge).toHaveBeenCalledTimes(2);
-    r.onApplicationShutdown();
+    await r.beforeApplicationShutdown();
     await jest.advanceTimersByTimeAsync(10 * 3_600_000);
     expect(purge).toHaveBeenCalledTimes(2);
   });
@@ -32,8 +33,13 @@ describe('EventRetention schedule', () => {
     purge.mockImplementationOnce(() => new Promise<number>((resolve) => (finish = resolve)));
     r.onApplicationBootstrap();
     await jest.advanceTimersByTimeAsync(60_000);
-    r.onApplicationShutdown();
+    // The shutdown waits for the pass that is running (the database must outlive it), then schedules none.
+    let stopped = false;
+    const stopping = r.beforeApplicationShutdown().then(() => (stopped = true));
+    await jest.advanceTimersByTimeAsync(1_000);
+    expect(stopped).toBe(false);
     finish(0);
+    await stopping;
     await jest.advanceTimersByTimeAsync(10 * 3_600_000);
     expect(purge).toHaveBeenCalledTimes(1);
   });
