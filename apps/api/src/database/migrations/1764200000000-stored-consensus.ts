@@ -16,8 +16,10 @@ export class StoredConsensus1764200000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     // Nullable columns without a default: a catalog change, no table rewrite.
     await q.query(`ALTER TABLE tasks ADD COLUMN consensus json, ADD COLUMN consensus_iou_threshold real`);
-    // NOT VALID, then VALIDATE: the scan of a large tasks table runs under a lock that lets reads and
-    // writes go on (SHARE UPDATE EXCLUSIVE), not under the ACCESS EXCLUSIVE lock of a plain ADD CONSTRAINT.
+    // NOT VALID, then VALIDATE, meant to scan under a lock that lets reads and writes go on. It does not:
+    // in this one transaction the ADD COLUMN's ACCESS EXCLUSIVE lock is held through the scan. Harmless
+    // when it ran (the first days, tasks small); a VALIDATE goes in a migration of its own
+    // (database/__tests__/migration-locks.spec.ts holds the rules).
     await q.query(
       `ALTER TABLE tasks ADD CONSTRAINT ck_tasks_consensus
          CHECK (("consensus" IS NULL) = ("consensus_iou_threshold" IS NULL) AND ("consensus" IS NULL OR "completed_at" IS NOT NULL)) NOT VALID`,
