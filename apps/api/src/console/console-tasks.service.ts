@@ -72,7 +72,8 @@ export class ConsoleTasksService {
               coalesce(sum(submission_count), 0) AS submissions,
               coalesce(sum((required_submissions - submission_count) * reward)
                        FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL), 0) AS committed,
-              (SELECT coalesce(sum(s.reward), 0) FROM submissions s JOIN tasks st ON st.id = s.task_id WHERE st.project_id = $1) AS paid,
+              -- What was paid, from the task rows this statement reads anyway (project-stats.ts says why it equals the submissions' sum).
+              coalesce(sum(submission_count::bigint * reward), 0) AS paid,
               count(*) FILTER (WHERE completed_at IS NULL AND cancelled_at IS NULL AND problem_reports > 0) AS reported
          FROM tasks WHERE project_id = $1`,
       [project.id],

@@ -1,6 +1,8 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { DEFAULT_PROJECT, aRequester, aTask, addTask, createProject, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { tableReads } from '../../../test/query-plan';
 import { leaseInDb, submitInDb, type LeaseFixture } from '../../../test/work-fixtures';
+import { PROJECT_STATS_SQL } from '../project-stats';
 
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -463,6 +465,16 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
         average_outstanding_task_reward_cents: 7,
         lifetime_payments_to_workers_cents: 7,
       });
+    });
+
+    it('reads what was paid from the project’s task rows, never the table of every submission', async () => {
+      // The figure itself is checked above, against submissions made with their own rewards.
+      expect(await tableReads(t.db, PROJECT_STATS_SQL, [[r.projectUuid]], 'submissions')).toEqual([]);
+      const [{ paid }] = await t.db.query(
+        'SELECT coalesce(sum(s.reward), 0)::int AS paid FROM submissions s JOIN tasks t ON t.id = s.task_id WHERE t.project_id = $1',
+        [r.projectUuid],
+      );
+      expect((await v1Project(r.liveKey, r.projectUuid)).body.data.lifetime_payments_to_workers_cents).toBe(paid);
     });
 
     it('rounds the mean outstanding reward', async () => {
