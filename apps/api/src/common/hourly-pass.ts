@@ -1,5 +1,6 @@
 import type { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { OnePass } from './one-pass';
 
 /** The first pass comes soon after boot (a process restarted often still gets its passes), then one an hour. */
 const FIRST_PASS_MS = 60_000;
@@ -46,10 +47,8 @@ export class HourlyPass {
  */
 export abstract class HourlyHousekeeping implements OnApplicationBootstrap, BeforeApplicationShutdown {
   // `this.prune` is looked up at each pass, so a test's spy on it is the one that runs.
-  private readonly passes = new HourlyPass(() => this.prune());
-  private stopped = false;
-  /** The pass running, if any. */
-  private running?: Promise<number>;
+  private readonly schedule = new HourlyPass(() => this.prune());
+  private readonly passes = new OnePass();
 
   /** One pass's work: how many rows it deleted. */
   protected abstract pass(): Promise<number>;
@@ -61,28 +60,21 @@ export abstract class HourlyHousekeeping implements OnApplicationBootstrap, Befo
 
   /** Whether the application is shutting down: a pass ends after its current statement. */
   protected stopping(): boolean {
-    return this.stopped;
+    return this.passes.stopped;
   }
 
   /** One pass: how many rows it deleted; 0 when passes are off, one is already running, or shutting down. */
   async prune(): Promise<number> {
-    if (!this.enabled() || this.running || this.stopped) return 0;
-    this.running = this.pass();
-    try {
-      return await this.running;
-    } finally {
-      this.running = undefined;
-    }
+    return this.enabled() ? this.passes.run(() => this.pass()) : 0;
   }
 
   onApplicationBootstrap(): void {
-    if (this.enabled()) this.passes.start();
+    if (this.enabled()) this.schedule.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    this.passes.stop();
-    await this.running?.catch(() => undefined);
+    this.schedule.stop();
+    await this.passes.stop();
   }
 }
 

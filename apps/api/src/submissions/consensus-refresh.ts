@@ -5,6 +5,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { OnePass } from '../common/one-pass';
 import { pgPool } from '../database/prepared-statement';
 import { completedTaskPages, pageSql, type PageRow } from './completed-task-pages';
 import { storeBack, storedConsensusHolds } from './stored-consensus';
@@ -47,9 +48,7 @@ const REFRESH_LOCK_CLASS = 7_340_001;
 export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ConsensusRefresh.name);
   private timer?: NodeJS.Timeout;
-  /** The pass running, if any. */
-  private running?: Promise<number>;
-  private stopped = false;
+  private readonly passes = new OnePass();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -70,20 +69,13 @@ export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicati
    * its next slice and hands its client back, and the shutdown waits for that.
    */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.passes.stop();
   }
 
   /** One pass over the marked projects; returns how many tasks' consensus it stored. Skipped while a pass runs. */
-  async tick(): Promise<number> {
-    if (this.running || this.stopped) return 0;
-    this.running = this.pass();
-    try {
-      return await this.running;
-    } finally {
-      this.running = undefined;
-    }
+  tick(): Promise<number> {
+    return this.passes.run(() => this.pass());
   }
 
   private async pass(): Promise<number> {
@@ -93,7 +85,7 @@ export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicati
         `SELECT id FROM projects WHERE consensus_refresh_pending ORDER BY id LIMIT ${PROJECTS_PER_PASS}`,
       );
       for (const { id } of marked) {
-        if (this.stopped) break;
+        if (this.passes.stopped) break;
         stored += await this.refreshProject(id);
       }
     } catch (error) {
@@ -117,7 +109,7 @@ export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicati
       if (project.rows.length === 0) return 0;
       const threshold = project.rows[0].threshold;
       const stored = await this.storeStale(client, projectId, threshold);
-      if (this.stopped) return stored;
+      if (this.passes.stopped) return stored;
       await client.query(
         'UPDATE projects SET consensus_refresh_pending = false WHERE id = $1 AND consensus_iou_threshold = $2::real',
         [projectId, threshold],
@@ -145,11 +137,11 @@ export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicati
             await nextTurn();
             sliceStart = performance.now();
             // A page's worth of large tasks is seconds of work: a shutdown does not wait for all of it.
-            if (this.stopped) break;
+            if (this.passes.stopped) break;
           }
         }
         store.flush();
-        if (this.stopped) break;
+        if (this.passes.stopped) break;
       }
     } finally {
       await store.done();

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnAppl
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { RedisClient } from '../redis/redis-client';
 import { DataSource } from 'typeorm';
+import { OnePass } from '../common/one-pass';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
@@ -50,8 +51,7 @@ const OVERDUE_CHALLENGES = `
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelay.name);
   private timer?: NodeJS.Timeout;
-  /** The pass running, if any. */
-  private running?: Promise<number>;
+  private readonly passes = new OnePass();
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -71,19 +71,13 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
    */
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.passes.stop();
   }
 
   /** One pass; returns how many jobs it (re)enqueued. Skipped while Redis is away or a pass runs. */
   async tick(): Promise<number> {
-    if (this.running || this.redis.status !== 'ready') return 0;
-    this.running = this.pass();
-    try {
-      return await this.running;
-    } finally {
-      this.running = undefined;
-    }
+    if (this.redis.status !== 'ready') return 0;
+    return this.passes.run(() => this.pass());
   }
 
   private async pass(): Promise<number> {
