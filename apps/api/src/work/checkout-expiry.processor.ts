@@ -4,6 +4,7 @@ import { Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } f
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
+import { OnePass } from '../common/one-pass';
 import { expireLeases } from './lease-expiry';
 
 const SWEEP_EVERY_MS = 30_000;
@@ -16,8 +17,7 @@ const SWEEP_EVERY_MS = 30_000;
 export class CheckoutExpiryProcessor extends WorkerHost implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CheckoutExpiryProcessor.name);
   private sweeper?: NodeJS.Timeout;
-  /** The sweep running, if any. */
-  private sweeping?: Promise<unknown>;
+  private readonly sweeps = new OnePass();
 
   constructor(@InjectDataSource() private readonly db: DataSource) {
     super();
@@ -29,19 +29,25 @@ export class CheckoutExpiryProcessor extends WorkerHost implements OnApplication
   }
 
   onApplicationBootstrap(): void {
-    this.sweeper = setInterval(() => {
-      if (this.sweeping) return;
-      this.sweeping = expireLeases(this.db)
-        .then((ids) => ids.length > 0 && this.logger.log(`sweeper expired ${ids.length} leases`))
-        .catch((error: Error) => this.logger.warn(`lease sweep failed: ${error.message}`))
-        .finally(() => (this.sweeping = undefined));
-    }, SWEEP_EVERY_MS);
+    this.sweeper = setInterval(() => void this.sweeps.run(() => this.sweep()), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
 
   /** Before the shutdown hooks, which close the pool (TypeORM's) ahead of this module's: no sweep on an ended pool. */
   async beforeApplicationShutdown(): Promise<void> {
     if (this.sweeper) clearInterval(this.sweeper);
-    await this.sweeping;
+    await this.sweeps.stop();
+  }
+
+  /** Expires whatever leases a lost job left behind; how many. */
+  private async sweep(): Promise<number> {
+    try {
+      const ids = await expireLeases(this.db);
+      if (ids.length > 0) this.logger.log(`sweeper expired ${ids.length} leases`);
+      return ids.length;
+    } catch (error) {
+      this.logger.warn(`lease sweep failed: ${(error as Error).message}`);
+      return 0;
+    }
   }
 }
