@@ -86,7 +86,12 @@ export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicati
       );
       for (const { id } of marked) {
         if (this.passes.stopped) break;
-        stored += await this.refreshProject(id);
+        // One project's failure is its own: the pass goes on to the next, or a project that fails every
+        // time (first by id, so first in every pass) would keep every later one from being refreshed.
+        stored += await this.refreshProject(id).catch((error: Error) => {
+          this.logger.warn(`consensus refresh of project ${id} failed: ${error.message}`);
+          return 0;
+        });
       }
     } catch (error) {
       this.logger.warn(`consensus refresh pass failed: ${(error as Error).message}`);

@@ -147,6 +147,28 @@ describe('consensus refresh', () => {
     expect(await storedThresholds(ids)).toEqual([0.5]);
   });
 
+  it('goes on to the next project when one fails', async () => {
+    const [first, second] = [await aRequester(t), await aRequester(t)].sort((a, b) => a.projectUuid.localeCompare(b.projectUuid));
+    const ids = [...(await completeTasks(first, 1)), ...(await completeTasks(second, 1))];
+    await patch(first, { consensus_iou_threshold: 0.75 });
+    await patch(second, { consensus_iou_threshold: 0.75 });
+    // The first project by id fails (as a bad row or a lost connection would), the second is refreshed.
+    const proto = ConsensusRefresh.prototype as unknown as { storeStale: (...args: unknown[]) => Promise<number> };
+    const storeStale = proto.storeStale;
+    const broken = jest.spyOn(proto, 'storeStale').mockImplementation(async function (this: ConsensusRefresh, ...args: unknown[]) {
+      if (args[1] === first.projectUuid) throw new Error('a broken project');
+      return storeStale.apply(this, args);
+    });
+    await refresh.tick();
+    expect(await marked(first)).toBe(true);
+    expect(await marked(second)).toBe(false);
+    expect(await storedThresholds(ids)).toEqual([null, 0.75]);
+    // Mended, it is refreshed by the next pass.
+    broken.mockRestore();
+    expect(await refresh.tick()).toBe(1);
+    expect(await marked(first)).toBe(false);
+  });
+
   it('skips a project another process is refreshing', async () => {
     const r = await aRequester(t);
     await completeTasks(r, 1);
