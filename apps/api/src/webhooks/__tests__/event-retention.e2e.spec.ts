@@ -11,12 +11,19 @@ import { EventRetention, PRUNE_ENDED_EVENTS } from '../event-retention';
 
 type State = 'pending' | 'delivered' | 'failed';
 
-/** The account's callback address (one per account here; every event is for an address, as add_task makes them). */
-async function anEndpoint(t: TestApp, accountId: string): Promise<string> {
+/**
+ * A callback address of the account (every event is for an address, as add_task makes them): by default
+ * the one address most tests here share, pending; the same url again is the same address.
+ */
+async function anEndpoint(
+  t: TestApp,
+  accountId: string,
+  { url = 'https://hooks.example.com/crowdbox', state = 'pending' }: { url?: string; state?: 'pending' | 'confirmed' | 'failed' } = {},
+): Promise<string> {
   const [{ id }] = await t.db.query(
-    `INSERT INTO webhook_endpoints (id, account_id, url) VALUES ($1, $2, 'https://hooks.example.com/crowdbox')
+    `INSERT INTO webhook_endpoints (id, account_id, url, state) VALUES ($1, $2, $3, $4)
      ON CONFLICT (account_id, url) DO UPDATE SET url = EXCLUDED.url RETURNING id`,
-    [randomUUID(), accountId],
+    [randomUUID(), accountId, url, state],
   );
   return id;
 }
@@ -126,9 +133,7 @@ describe('webhooks: the delivery log’s retention', () => {
 
   it('deletes events that waited past the retention for an address that failed its challenge, and no other waiting event', async () => {
     const c = await aRequester(t);
-    const address = async (url: string, state: 'pending' | 'confirmed' | 'failed') =>
-      (await t.db.query(`INSERT INTO webhook_endpoints (id, account_id, url, state) VALUES ($1, $2, $3, $4) RETURNING id`, [randomUUID(), c.accountId, url, state]))[0]
-        .id as string;
+    const address = (url: string, state: 'pending' | 'confirmed' | 'failed') => anEndpoint(t, c.accountId, { url, state });
     const [failed, pending, confirmed] = [
       await address('https://gone.example.com/', 'failed'),
       await address('https://slow.example.com/', 'pending'),
