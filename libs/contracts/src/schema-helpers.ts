@@ -15,11 +15,12 @@ export const UNSTORABLE_TEXT_DETAIL = 'must not contain a NUL character (\\u0000
 /**
  * Refuses a string PostgreSQL cannot hold: text and jsonb reject NUL and lone surrogates, so such a value
  * would pass validation and fail at the INSERT with a 500, after earlier writes (a callback address) were
- * made. Every string the requester API stores goes through this. Aborts, so later checks (a URL's) see
+ * made. Every string the API stores from a request body goes through this (the requester API's, the console's
+ * projects, a sign-up's name). Aborts, so later checks (a URL's) see
  * only storable text.
  */
-export function storable<T extends z.ZodType<string>>(schema: T) {
-  return schema.refine((value) => !UNSTORABLE.test(value), { error: UNSTORABLE_TEXT_DETAIL, abort: true });
+export function storable<T extends z.ZodType<string>>(schema: T, { abort = true }: { abort?: boolean } = {}) {
+  return schema.refine((value) => !UNSTORABLE.test(value), { error: UNSTORABLE_TEXT_DETAIL, abort });
 }
 
 /** An absolute http(s) URL, at most LIMITS.urlChars long. */
@@ -64,13 +65,20 @@ export const callbackUrl = httpUrl
     { error: CALLBACK_URL_CREDENTIALS_DETAIL },
   );
 
-/** A non-empty trimmed string of at most `max` characters. */
+/**
+ * A non-empty trimmed string of at most `max` characters, storable in PostgreSQL. Its storable check is
+ * the last and does not abort: a union (a label is a name or {name, color}) names a branch's own error
+ * only when that branch did not abort.
+ */
 export function text(max: number, what = 'a string') {
-  return z
-    .string({ error: `must be ${what}` })
-    .trim()
-    .min(1, { error: 'must not be empty' })
-    .max(max, { error: `must be at most ${max} characters` });
+  return storable(
+    z
+      .string({ error: `must be ${what}` })
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .max(max, { error: `must be at most ${max} characters` }),
+    { abort: false },
+  );
 }
 
 /**

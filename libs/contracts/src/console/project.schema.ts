@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits';
-import { intBetween, objectBody, refuseProtoKey, text } from '../schema-helpers';
+import { intBetween, objectBody, refuseProtoKey, storable, text } from '../schema-helpers';
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const NO_PROTO_VARIABLE = 'no variable may be named __proto__ (a [[__proto__]] in a template is plain text)';
@@ -26,7 +26,7 @@ const variables = z.preprocess(
   refuseProtoKey(NO_PROTO_VARIABLE),
   z.record(
     z.string().regex(VARIABLE_NAME, { error: 'variable names use letters, digits, _ . -' }),
-    z.string({ error: 'must be a string or null' }).max(LIMITS.substitutionValueChars).nullable(),
+    storable(z.string({ error: 'must be a string or null' }).max(LIMITS.substitutionValueChars)).nullable(),
     { error: 'must map variable names to default values (string or null)' },
   ).refine((map) => Object.keys(map).length <= LIMITS.substitutions, { error: `must have at most ${LIMITS.substitutions} entries` }),
 );
@@ -34,11 +34,13 @@ const variables = z.preprocess(
 const projectFields = {
   name: text(200, 'a name'),
   display_name: text(200, 'a display name'),
-  display_short_description: z.string({ error: 'must be a string' }).trim().max(1000, { error: 'must be at most 1000 characters' }),
-  template: z
-    .string({ error: 'must be a string of HTML' })
-    .min(1, { error: 'must not be empty' })
-    .max(LIMITS.templateChars, { error: `must be at most ${LIMITS.templateChars} characters` }),
+  display_short_description: storable(z.string({ error: 'must be a string' }).trim().max(1000, { error: 'must be at most 1000 characters' })),
+  template: storable(
+    z
+      .string({ error: 'must be a string of HTML' })
+      .min(1, { error: 'must not be empty' })
+      .max(LIMITS.templateChars, { error: `must be at most ${LIMITS.templateChars} characters` }),
+  ),
   labels,
   default_required_submissions: intBetween(LIMITS.requiredSubmissions.min, LIMITS.requiredSubmissions.max),
   default_reward: intBetween(LIMITS.rewardCents.min, LIMITS.rewardCents.max),

@@ -1,3 +1,4 @@
+import { UNSTORABLE_TEXT_DETAIL } from '@crowdbox/contracts';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.schema';
 import { pgPool } from '../../database/prepared-statement';
@@ -182,6 +183,17 @@ describe('sessions (/api/session)', () => {
     const res = await t.request({ method: 'POST', url: '/api/session/signup', body: { email: 'nope', password: 'short' } });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['email', 'name', 'password']);
+  });
+
+  it.each([
+    ['NUL', '\u0000'],
+    ['a lone surrogate', '\ud800'],
+  ])('refuses a name with %s with a 422 on name, and creates no user', async (_, bad) => {
+    // A NUL was a 500 at the INSERT; a lone surrogate was stored as U+FFFD while the answer echoed it.
+    const email = `bad-name-${bad.charCodeAt(0)}@example.com`;
+    const res = await t.request({ method: 'POST', url: '/api/session/signup', body: { email, password: 'correct horse battery', name: `Ann${bad}` } });
+    expect([res.status, res.body]).toEqual([422, { errors: [{ field: 'name', detail: UNSTORABLE_TEXT_DETAIL }] }]);
+    expect(await t.db.query('SELECT id FROM users WHERE email = $1', [email])).toEqual([]);
   });
 
   it('logs in with the right password only, and does not say which part was wrong', async () => {

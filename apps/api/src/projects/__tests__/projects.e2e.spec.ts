@@ -1,3 +1,4 @@
+import { UNSTORABLE_TEXT_DETAIL } from '@crowdbox/contracts';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { DEFAULT_PROJECT, aRequester, aTask, addTask, createProject, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { tableReads } from '../../../test/query-plan';
@@ -191,6 +192,37 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       expect(res.body.data.variables).toEqual({ object: null, place: null, image_url: null });
       const [row] = await t.db.query('SELECT template FROM projects WHERE id = $1', [res.body.data.uuid]);
       expect(row.template).toBe(saved);
+    });
+  });
+
+  describe('console: text PostgreSQL cannot store (NUL, lone surrogates)', () => {
+    // Each was a 500 at the INSERT or UPDATE (text refuses NUL, jsonb both), after validation passed.
+    const cases = (bad: string): Array<[string, Record<string, unknown>]> => [
+      ['name', { name: `street${bad}` }],
+      ['display_name', { display_name: `Find${bad}` }],
+      ['display_short_description', { display_short_description: `Draw${bad}` }],
+      ['template', { template: `<p>[[object]]${bad}</p>` }],
+      ['labels.1', { labels: ['car', `bus${bad}`] }],
+      ['labels.0.name', { labels: [{ name: `bus${bad}` }] }],
+      ['variables.place', { variables: { place: `here${bad}` } }],
+    ];
+
+    it.each([
+      ['NUL', '\u0000'],
+      ['a lone high surrogate', '\ud800'],
+      ['a lone low surrogate', '\udfff'],
+    ])('%s is a 422 naming the field on create and PATCH, and nothing changes', async (_, bad) => {
+      const p = await createProject(t, owner);
+      const [before] = await t.db.query('SELECT * FROM projects WHERE id = $1', [p.uuid]);
+      const count = await projectCount();
+      for (const [field, fields] of cases(bad)) {
+        const created = await consoleApi('POST', '', owner, { ...DEFAULT_PROJECT, ...fields });
+        expect(['POST', field, created.status, created.body]).toEqual(['POST', field, 422, { errors: [{ field, detail: UNSTORABLE_TEXT_DETAIL }] }]);
+        const patched = await consoleApi('PATCH', `/${p.uuid}`, owner, fields);
+        expect(['PATCH', field, patched.status, patched.body]).toEqual(['PATCH', field, 422, { errors: [{ field, detail: UNSTORABLE_TEXT_DETAIL }] }]);
+      }
+      expect(await projectCount()).toBe(count);
+      expect((await t.db.query('SELECT * FROM projects WHERE id = $1', [p.uuid]))[0]).toEqual(before);
     });
   });
 
