@@ -38,6 +38,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   const [notice, setNotice] = useState('');
   // What the last Redeliver did, shown under that event (or as the notice once it left the filter).
   const [outcome, setOutcome] = useState<RedeliverResult>();
+  // The event whose Redeliver is on its way: a second press (a double click) would send it twice.
+  const [redelivering, setRedelivering] = useState<string | null>(null);
   // The "Load older events" on its way: its reply belongs to the filter it was asked under.
   const olderRequest = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
@@ -104,6 +106,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   };
 
   const redeliver = async (event: WebhookEvent) => {
+    if (redelivering) return;
+    setRedelivering(event.id);
     setOutcome(undefined);
     try {
       await consoleApi.redeliver(event.id);
@@ -111,6 +115,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
       events.reload();
     } catch (error) {
       setOutcome({ eventId: event.id, text: `Event ${shortId(event.id)} was not redelivered: ${errorItems(error).map((e) => e.detail).join('; ')}`, failed: true });
+    } finally {
+      setRedelivering(null);
     }
   };
 
@@ -188,6 +194,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
                     key={event.id}
                     event={event}
                     outcome={outcome?.eventId === event.id ? outcome : undefined}
+                    redelivering={redelivering === event.id}
                     onRedeliver={() => redeliver(event)}
                   />
                 ))}
@@ -222,7 +229,7 @@ function RedeliverOutcome({ outcome }: { outcome: RedeliverResult }) {
   );
 }
 
-function EventItem({ event, outcome, onRedeliver }: { event: WebhookEvent; outcome?: RedeliverResult; onRedeliver: () => void }) {
+function EventItem({ event, outcome, redelivering, onRedeliver }: { event: WebhookEvent; outcome?: RedeliverResult; redelivering: boolean; onRedeliver: () => void }) {
   const last = event.attempts[event.attempts.length - 1];
   return (
     <li className="cbc-event" data-testid="event-row" data-event-id={event.id} data-event-state={event.state}>
@@ -288,8 +295,9 @@ function EventItem({ event, outcome, onRedeliver }: { event: WebhookEvent; outco
               </table>
             </div>
           )}
-          <button type="button" className="button small" onClick={onRedeliver} data-testid="redeliver">
-            Redeliver
+          {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
+          <button type="button" className="button small" aria-disabled={redelivering || undefined} onClick={onRedeliver} data-testid="redeliver">
+            {redelivering ? 'Queuing…' : 'Redeliver'}
           </button>
           {outcome && <RedeliverOutcome outcome={outcome} />}
         </div>
