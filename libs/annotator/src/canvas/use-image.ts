@@ -51,7 +51,12 @@ export function retryUrl(url: string, attempt: number, base: string): string {
   }
 }
 
-/** Loads `url`: an error, or no answer within `timeoutMs`, is status 'error' until `retry()`. */
+/**
+ * Loads `url`: an error is status 'error' until `retry()`. No answer within `timeoutMs` is 'error' too,
+ * so the worker is not left looking at "Loading image…", but the load goes on: a big image on a slow
+ * line that arrives later is still shown ('loaded'). Cutting it at the timeout made such an image
+ * impossible to load, every Retry starting it again from nothing.
+ */
 export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage {
   const [loaded, setLoaded] = useState<Omit<LoadedImage, 'retry'>>({ image: null, status: 'loading', size: null });
   // Retries count per URL: the next task's image starts at its plain URL.
@@ -63,9 +68,10 @@ export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage
     let settled = false;
     let current: HTMLImageElement | null = null;
     setLoaded({ image: null, status: 'loading', size: null });
+    const showError = (): void => setLoaded({ image: null, status: 'error', size: null });
     const fail = (): void => {
       settled = true;
-      setLoaded({ image: null, status: 'error', size: null });
+      showError();
     };
     const src = retryUrl(url, attempt, window.location.href);
     const load = (crossOrigin: 'anonymous' | undefined): void => {
@@ -86,17 +92,17 @@ export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage
       };
       img.src = src;
     };
-    // A host that never answers would otherwise show "Loading image…" for ever.
+    // A host that never answers would otherwise show "Loading image…" for ever; a slow one still may answer.
     const timer = window.setTimeout(() => {
-      if (settled) return;
-      fail();
-      if (current) {
-        current.onload = current.onerror = null;
-        current.removeAttribute('src');
-      }
+      if (!settled) showError();
     }, timeoutMs);
     load(crossOriginFor(src, window.location.origin));
     return () => {
+      // A load still on its way (Retry, another URL) is stopped, so it takes no bandwidth from the next.
+      if (!settled && current) {
+        current.onload = current.onerror = null;
+        current.removeAttribute('src');
+      }
       settled = true;
       current = null;
       window.clearTimeout(timer);

@@ -5,7 +5,7 @@ import type { LabelInfo } from '@crowdbox/contracts';
 import { Annotator } from '../annotator';
 import { KeymapHelp } from '../keymap-help';
 import type { AnnotatorProps } from '../../annotator.types';
-import { installFakeImage, installStageSize } from './fake-image';
+import { installFakeImage, installStageSize, SLOW_LOAD_MS } from './fake-image';
 
 const LABELS: LabelInfo[] = [
   { name: 'cat', color: '#e6194b' },
@@ -113,6 +113,24 @@ describe('Annotator', () => {
       expect(screen.getByRole('alert').textContent).toBe("The image didn’t load.");
       expect(screen.queryByText('Loading image…')).toBeNull();
       expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('keeps loading an image that takes longer than 20 s, and shows it when it arrives', async () => {
+    jest.useFakeTimers();
+    try {
+      const statuses: string[] = [];
+      const onImageSize = jest.fn();
+      render(<Annotator imageUrl="/img/slow.jpg" labels={LABELS} boxes={[]} onChange={() => undefined} onImageSize={onImageSize} onImageStatus={(st) => statuses.push(st)} />);
+      act(() => void jest.advanceTimersByTime(20_100));
+      // Said at 20 s, with Retry, as for a host that never answers; the download goes on meanwhile.
+      expect(screen.getByRole('alert').textContent).toBe("The image didn’t load.");
+      await act(async () => void jest.advanceTimersByTime(SLOW_LOAD_MS));
+      expect(onImageSize).toHaveBeenCalledWith({ width: 800, height: 600 });
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(statuses).toEqual(['loading', 'error', 'loaded']);
     } finally {
       jest.useRealTimers();
     }

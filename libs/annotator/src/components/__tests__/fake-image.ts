@@ -1,12 +1,17 @@
-/** What a fake image does with a URL: load, fail, or never answer. */
-export type FakeLoad = 'load' | 'error' | 'hang';
+/** What a fake image does with a URL: load, fail, never answer, or load after SLOW_LOAD_MS (a big image on a slow line). */
+export type FakeLoad = 'load' | 'error' | 'hang' | 'slow';
 
-const byName = (url: string): FakeLoad => (url.includes('broken') ? 'error' : url.includes('hang') ? 'hang' : 'load');
+/** How long a 'slow' image takes: longer than IMAGE_TIMEOUT_MS. */
+export const SLOW_LOAD_MS = 30_000;
+
+const byName = (url: string): FakeLoad =>
+  url.includes('broken') ? 'error' : url.includes('hang') ? 'hang' : url.includes('slow') ? 'slow' : 'load';
 
 /**
  * jsdom loads no images: this stands in for window.Image with a real <img> element (so Konva and
  * jest-canvas-mock accept it) that "loads" as an 800x600 image, or fails when the URL says 'broken',
- * or never answers when it says 'hang' (or as `behave` decides), and for createImageBitmap, which
+ * or never answers when it says 'hang', or loads after SLOW_LOAD_MS when it says 'slow' (or as `behave`
+ * decides), and for createImageBitmap, which
  * decodes it at that size.
  */
 export function installFakeImage(size = { width: 800, height: 600 }, behave: (url: string) => FakeLoad = byName): () => void {
@@ -22,7 +27,7 @@ export function installFakeImage(size = { width: 800, height: 600 }, behave: (ur
         src = value;
         const outcome = behave(value);
         if (outcome === 'hang') return;
-        setTimeout(() => (outcome === 'error' ? img.onerror?.(new Event('error')) : img.onload?.(new Event('load'))));
+        setTimeout(() => (outcome === 'error' ? img.onerror?.(new Event('error')) : img.onload?.(new Event('load'))), outcome === 'slow' ? SLOW_LOAD_MS : 0);
       },
     });
     return img;
