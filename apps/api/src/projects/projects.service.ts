@@ -92,7 +92,7 @@ export class ProjectsService {
       await tx.getRepository(Project).save(row);
       return row;
     });
-    this.cache.delete(id);
+    this.cache.delete(project.id);
     return this.consoleView(project);
   }
 
@@ -143,9 +143,14 @@ export class ProjectsService {
     });
   }
 
-  /** A project by id through the short-lived cache (the add_task hot path). */
+  /**
+   * A project by id through the short-lived cache (the add_task hot path). Keyed by the id in lower case,
+   * as PostgreSQL writes it: the routes take a UUID in either case, and an entry per spelling would
+   * outlive the PATCH that forgets the project's own.
+   */
   async find(id: string): Promise<Project | undefined> {
-    return this.cache.get(id, async () => (await this.db.getRepository(Project).findOne({ where: { id } })) ?? undefined);
+    const key = id.toLowerCase();
+    return this.cache.get(key, async () => (await this.db.getRepository(Project).findOne({ where: { id: key } })) ?? undefined);
   }
 
   private async consoleView(project: Project): Promise<ConsoleProjectResponse> {

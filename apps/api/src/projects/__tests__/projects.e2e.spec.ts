@@ -300,6 +300,20 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       expect(got.body.data.default_reward).toBe(25);
     });
 
+    it('a PATCH is seen at once by this process, whatever case the UUID is written in, there or where it is read', async () => {
+      // A UUID's hex digits may come in either case (the routes accept both): the cache held one entry per
+      // spelling, and a PATCH forgot only the one its own URL spelt, so the others served the old project.
+      const r = await aRequester(t);
+      const upper = r.projectUuid.toUpperCase();
+      const reward = async () => (await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } })).body.data.reward;
+      expect(await reward()).toBe(25);
+      expect((await consoleApi('PATCH', `/${upper}`, r, { default_reward: 31 })).status).toBe(200);
+      expect(await reward()).toBe(31);
+      expect((await v1Project(r.liveKey, upper)).body.data.default_reward).toBe(31);
+      expect((await consoleApi('PATCH', `/${r.projectUuid}`, r, { default_reward: 32 })).status).toBe(200);
+      expect((await v1Project(r.liveKey, upper)).body.data.default_reward).toBe(32);
+    });
+
     it('a refused PATCH leaves no trace, not even in what add_task and GET read', async () => {
       const r = await aRequester(t);
       // Read once so that the project sits in the server's project cache.
