@@ -27,22 +27,31 @@ interface AnalyzedNode extends PlanNode {
   Plans?: AnalyzedNode[];
 }
 
-const loopsOf = (node: AnalyzedNode, index: string): number =>
-  (node['Index Name'] === index ? (node['Actual Loops'] ?? 0) : 0) + (node.Plans ?? []).reduce((sum, child) => sum + loopsOf(child, index), 0);
+const loopsOf = (node: AnalyzedNode, counts: (node: AnalyzedNode) => boolean): number =>
+  (counts(node) ? (node['Actual Loops'] ?? 0) : 0) + (node.Plans ?? []).reduce((sum, child) => sum + loopsOf(child, counts), 0);
 
-/**
- * How many times this statement, run for real, scanned `index`: a probe per driving row of a nested loop,
- * so a test can tell a statement that probes a few rows from one that probes a whole table's worth.
- * Runs it with EXPLAIN ANALYZE in a transaction rolled back, so a write changes nothing.
- */
-export async function indexScans(db: DataSource, sql: string, params: unknown[], index: string): Promise<number> {
+/** Runs the statement with EXPLAIN ANALYZE in a transaction rolled back (a write changes nothing) and sums the loops of the nodes `counts` picks. */
+async function analyzedLoops(db: DataSource, sql: string, params: unknown[], counts: (node: AnalyzedNode) => boolean): Promise<number> {
   const runner = db.createQueryRunner();
   try {
     await runner.startTransaction();
     const [{ 'QUERY PLAN': plan }] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
-    return loopsOf(plan[0].Plan, index);
+    return loopsOf(plan[0].Plan, counts);
   } finally {
     await runner.rollbackTransaction();
     await runner.release();
   }
+}
+
+/**
+ * How many times this statement, run for real, scanned `index`: a probe per driving row of a nested loop,
+ * so a test can tell a statement that probes a few rows from one that probes a whole table's worth.
+ */
+export function indexScans(db: DataSource, sql: string, params: unknown[], index: string): Promise<number> {
+  return analyzedLoops(db, sql, params, (node) => node['Index Name'] === index);
+}
+
+/** How many times this statement, run for real, read `table` by any path (indexScans, for whichever index the planner picks). */
+export function tableScans(db: DataSource, sql: string, params: unknown[], table: string): Promise<number> {
+  return analyzedLoops(db, sql, params, (node) => node['Relation Name'] === table);
 }

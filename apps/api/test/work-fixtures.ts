@@ -22,16 +22,23 @@ export interface LeaseFixture {
   state?: 'active' | 'submitted' | 'released' | 'expired' | 'cancelled';
 }
 
-/** A checkout row of `workerId` on `taskId`. */
+/**
+ * A checkout row of `workerId` on `taskId`. An active one is counted in the task's lease hint
+ * (`leased_count`, `lease_expiry_min`: migration 1764300000000) as its trigger would, since readers
+ * trust the hint while none of the task's leases has expired.
+ */
 export async function leaseInDb(db: DataSource, taskId: string, workerId: string, options: LeaseFixture = {}): Promise<string> {
   const id = randomUUID();
-  await asFixture(db, (tx) =>
-    tx.query(
+  await asFixture(db, async (tx) => {
+    const [{ expires_at: expiresAt }] = await tx.query(
       `INSERT INTO checkouts (id, task_id, worker_id, checked_out_at, expires_at, state)
-       VALUES ($1, $2, $3, now() - interval '1 hour', now() + make_interval(secs => $4), $5)`,
+       VALUES ($1, $2, $3, now() - interval '1 hour', now() + make_interval(secs => $4), $5) RETURNING expires_at`,
       [id, taskId, workerId, options.expiresInSeconds ?? 600, options.state ?? 'active'],
-    ),
-  );
+    );
+    if ((options.state ?? 'active') === 'active') {
+      await tx.query('UPDATE tasks SET leased_count = leased_count + 1, lease_expiry_min = LEAST(lease_expiry_min, $2) WHERE id = $1', [taskId, expiresAt]);
+    }
+  });
   return id;
 }
 

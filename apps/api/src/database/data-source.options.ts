@@ -138,6 +138,11 @@ export function dataSourceOptions(url: string, pool: number | PoolSettings = {})
       keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
       ...(queryTimeoutMs > 0 ? { query_timeout: queryTimeoutMs } : {}),
       // Sent with each session's startup, so they are the session's defaults (what RESET returns to).
+      // JIT off: PostgreSQL compiles any statement whose estimate passes jit_above_cost. This service's
+      // statements are short or paged, and the ones that pass it are reads of a whole project's tasks
+      // (its figures), where compiling took ~200 ms of a 0.4 s read at a million tasks and saved nothing
+      // (docs/decisions.md "Project figures at scale"). A DATABASE_URL with `options` replaces this.
+      options: '-c jit=off',
       ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
       ...(idleInTransactionTimeoutMs > 0 ? { idle_in_transaction_session_timeout: idleInTransactionTimeoutMs } : {}),
     },

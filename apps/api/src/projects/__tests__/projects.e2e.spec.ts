@@ -1,7 +1,7 @@
 import { UNSTORABLE_TEXT_DETAIL } from '@crowdbox/contracts';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { DEFAULT_PROJECT, aRequester, aTask, addTask, createProject, signUp, type Requester, type SignedIn } from '../../../test/factories';
-import { tableReads } from '../../../test/query-plan';
+import { tableReads, tableScans } from '../../../test/query-plan';
 import { leaseInDb, submitInDb, type LeaseFixture } from '../../../test/work-fixtures';
 import { PROJECT_STATS_SQL } from '../project-stats';
 
@@ -521,6 +521,28 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
         [r.projectUuid],
       );
       expect((await v1Project(r.liveKey, r.projectUuid)).body.data.lifetime_payments_to_workers_cents).toBe(paid);
+    });
+
+    it('counts a task’s leases only when one of them has expired unswept, and reads its open tasks once', async () => {
+      const [w1, w2] = workers;
+      const fresh = await aRequester(t);
+      // Open tasks with no lease, with a live lease, and a full one: their rows' lease hint answers.
+      for (let i = 0; i < 20; i++) await aTask(t, fresh, { required_submissions: 2 });
+      const live = await aTask(t, fresh, { required_submissions: 2 });
+      await checkout(live, w1.userId, 600);
+      const full = await aTask(t, fresh, { required_submissions: 2 });
+      await checkout(full, w1.userId, 600);
+      await checkout(full, w2.userId, 600);
+      const params = [[fresh.projectUuid]];
+      expect(await tableScans(t.db, PROJECT_STATS_SQL, params, 'checkouts')).toBe(0);
+      expect((await v1Project(fresh.liveKey, fresh.projectUuid)).body.data.available_task_count).toBe(21);
+
+      // One lease of the full task expires before the sweep ends it: that task's leases are counted, and its slot is free.
+      await t.db.query(`UPDATE checkouts SET expires_at = now() - interval '1 minute' WHERE task_id = $1 AND worker_id = $2`, [full, w2.userId]);
+      expect(await tableScans(t.db, PROJECT_STATS_SQL, params, 'checkouts')).toBe(1);
+      expect((await v1Project(fresh.liveKey, fresh.projectUuid)).body.data.available_task_count).toBe(22);
+      // The count and the mean reward come from one read of the open tasks (plus has_tasks' and paid's own).
+      expect((await tableReads(t.db, PROJECT_STATS_SQL, params, 'tasks')).length).toBe(3);
     });
 
     it('rounds the mean outstanding reward', async () => {
