@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Annotation } from '../requester/responses';
-import { intBetween, objectBody } from '../schema-helpers';
+import { intBetween, objectBody, storable } from '../schema-helpers';
 import { LIMITS } from '../limits';
 import { pageQueryFields } from '../paging';
 import { TASK_PROBLEMS } from './task-problems';
@@ -16,7 +16,8 @@ export type CheckoutBody = z.output<typeof checkoutBodySchema>;
 
 /** One box as the worker app sends it: integer pixels of the original image. */
 const annotationSchema = z.object({
-  label: z.string({ error: 'must be one of the project\u2019s labels' }),
+  // storable: the label goes into the submit's jsonb parameters before it is compared with the project's.
+  label: storable(z.string({ error: 'must be one of the project\u2019s labels' })),
   center_x: intBetween(0, LIMITS.imagePixels),
   center_y: intBetween(0, LIMITS.imagePixels),
   width: intBetween(1, LIMITS.imagePixels),

@@ -1,3 +1,4 @@
+import { UNSTORABLE_TEXT_DETAIL } from '@crowdbox/contracts';
 import { randomUUID } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
 import { aRequester, aTask, signUp, type Requester, type SignedIn } from '../../../test/factories';
@@ -540,6 +541,21 @@ describe('worker API /api/work', () => {
       // A box touching the edges is inside.
       const edge = await submit(w, lease.checkout_id, { annotations: [{ label: 'person', center_x: 320, center_y: 240, width: 640, height: 480 }], ...IMAGE });
       expect(edge.status).toBe(201);
+    });
+
+    it.each([
+      ['NUL', '\u0000'],
+      ['a lone surrogate', '\ud800'],
+    ])('refuses a label with %s with a 422 on its field, changing nothing', async (_, bad) => {
+      // The label went into the submit's jsonb parameters as is, and PostgreSQL refused it: a 500.
+      const r = await aRequester(t);
+      const taskId = await aTask(t, r);
+      const [w] = await workers(1);
+      const lease = (await checkOut(w, r.projectUuid)).body.data;
+      const res = await submit(w, lease.checkout_id, { annotations: [BOX, { ...BOX, label: `car${bad}` }], ...IMAGE });
+      expect([res.status, res.body]).toEqual([422, { errors: [{ field: 'annotations.1.label', detail: UNSTORABLE_TEXT_DETAIL }] }]);
+      expect((await task(r, taskId)).submission_count).toBe(0);
+      expect((await submit(w, lease.checkout_id)).status).toBe(201);
     });
   });
 
