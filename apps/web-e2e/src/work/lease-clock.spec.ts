@@ -62,6 +62,33 @@ describe('the lease countdown', () => {
     expect(lease.state).toBe('released');
   });
 
+  it('in a second tab on a lease the first tab submitted, the end of the countdown says the task was submitted, not that its boxes were lost', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    await shortenNextLease(h, page, 14_000);
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const first = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    // The same lease resumed in a second tab, left open there while the worker submits in the first.
+    const other = new TaskPage(await page.context().newPage());
+    await other.goto(project.projectUuid);
+    expect(await other.checkoutId()).toBe(first);
+    await other.annotator.expectBoxes(1);
+    await page.bringToFront();
+    await task.submit();
+    await task.notice.getByText('Submitted 1 box.', { exact: false }).waitFor();
+
+    // The second tab's countdown ends: its give-back is refused (submitted), which it says instead of "Time is up".
+    await other.notice.getByText('This task was already submitted.').waitFor({ timeout: 20_000 });
+    expect(await other.expired.count()).toBe(0);
+    await other.waitForTask();
+    const [lease] = await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [first]);
+    expect(lease.state).toBe('submitted');
+    await other.page.close();
+  });
+
   it('tells screen readers the time in a timer that changes now and then, says "less than 5 minutes" once, and shows the last minutes in the tab title', async () => {
     const h = harness();
     const project = await aProjectWithTasks(h, { tasks: 1, allowedSeconds: 600 });

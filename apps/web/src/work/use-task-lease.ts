@@ -142,19 +142,6 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
     },
     [userId],
   );
-  // The page ends a lease a little before the server's deadline (countdown.tsx, SUBMIT_MARGIN_MS), so
-  // for those seconds the server still holds it: "Next task" would get it back, only to end it again at
-  // once. It is given back instead (refused harmlessly if the server has expired it meanwhile), which
-  // also frees its slot for other workers a little sooner.
-  // `problem`: a problem report whose own request failed as the time ran out; the server keeps it on the ended lease.
-  const giveBack = useCallback(
-    (checkout: CheckoutResponse, boxes: number, problem?: TaskProblem) => {
-      givingBack.current = workApi.release(checkout.checkout_id, problem).catch(() => undefined);
-      end(checkout, 'expired', boxes);
-    },
-    [end],
-  );
-
   // The task is finished here (submitted, now or before, or skipped): its draft goes, the next task comes,
   // or, after "Submit and stop", none: the page hands the notice on and the worker leaves.
   const done = useCallback(
@@ -169,6 +156,27 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
       await next(notice);
     },
     [next, userId],
+  );
+
+  // The page ends a lease a little before the server's deadline (countdown.tsx, SUBMIT_MARGIN_MS), so
+  // for those seconds the server still holds it: "Next task" would get it back, only to end it again at
+  // once. It is given back instead (refused harmlessly if the server has expired it meanwhile), which
+  // also frees its slot for other workers a little sooner. The refusal says how the lease ended if not
+  // by time: submitted (in another tab on it, or by a submit whose answer was lost) or given back there,
+  // which the page says rather than "Time is up" and boxes not sent.
+  // `problem`: a problem report whose own request failed as the time ran out; the server keeps it on the ended lease.
+  const giveBack = useCallback(
+    async (checkout: CheckoutResponse, boxes: number, problem?: TaskProblem) => {
+      const outcome = workApi.release(checkout.checkout_id, problem).then(() => null, leaseOutcomeOf);
+      givingBack.current = outcome;
+      setBusy('check');
+      setFailure(null);
+      const ended = await outcome;
+      if (!alive.current) return;
+      if (ended === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
+      end(checkout, ended ?? 'expired', boxes);
+    },
+    [done, end],
   );
 
   // A submit that may have arrived, and the page's time is up: a give-back would undo it if it is still on
@@ -195,7 +203,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
       const id = checkout.checkout_id;
       if (outFor.current === id) lateFor.current = id;
       else if (unsureFor.current === id) void readBack(checkout, boxes);
-      else giveBack(checkout, boxes);
+      else void giveBack(checkout, boxes);
     },
     [giveBack, readBack],
   );
