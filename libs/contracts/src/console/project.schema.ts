@@ -51,10 +51,15 @@ const projectFields = {
     .regex(VARIABLE_NAME, { error: 'must be a variable name' })
     .refine((name) => name !== '__proto__', { error: NO_PROTO_VARIABLE })
     .optional(),
+  /**
+   * At least 0.001, the step answers show it in: below, the consensus's tie tolerance (1e-9) let boxes
+   * that do not overlap at all (IoU 0) merge into a box nobody drew, PostgreSQL's real could not hold
+   * 1e-300 (a 500), and an answer showed a threshold of 0 (docs/decisions.md).
+   */
   consensus_iou_threshold: z
-    .number({ error: 'must be a number above 0 and at most 1' })
-    .gt(0, { error: 'must be a number above 0 and at most 1' })
-    .max(1, { error: 'must be a number above 0 and at most 1' })
+    .number({ error: 'must be a number from 0.001 to 1' })
+    .min(0.001, { error: 'must be a number from 0.001 to 1' })
+    .max(1, { error: 'must be a number from 0.001 to 1' })
     .optional(),
 };
 

@@ -226,6 +226,24 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
     });
   });
 
+  it('refuses an IoU threshold below 0.001, on create and PATCH, changing nothing', async () => {
+    // Each was accepted as "above 0": 1e-300 then failed at the INSERT (too small for a real), a 500;
+    // 1e-10 let the consensus merge boxes that do not overlap (the tie tolerance is 1e-9); 0.0001 read back as 0.
+    const p = await createProject(t, owner);
+    const count = await projectCount();
+    const refused = { errors: [{ field: 'consensus_iou_threshold', detail: 'must be a number from 0.001 to 1' }] };
+    for (const threshold of [1e-300, 1e-10, 0.0001, 0, -0.5, 1.01]) {
+      const created = await consoleApi('POST', '', owner, { ...DEFAULT_PROJECT, consensus_iou_threshold: threshold });
+      expect([threshold, created.status, created.body]).toEqual([threshold, 422, refused]);
+      const patched = await consoleApi('PATCH', `/${p.uuid}`, owner, { consensus_iou_threshold: threshold });
+      expect([threshold, patched.status, patched.body]).toEqual([threshold, 422, refused]);
+    }
+    expect(await projectCount()).toBe(count);
+    expect((await consoleApi('GET', `/${p.uuid}`, owner)).body.data.consensus_iou_threshold).toBe(0.5);
+    const smallest = await consoleApi('PATCH', `/${p.uuid}`, owner, { consensus_iou_threshold: 0.001 });
+    expect([smallest.status, smallest.body.data?.consensus_iou_threshold]).toEqual([200, 0.001]);
+  });
+
   describe('console: update, list, access', () => {
     it('PATCH writes only what it was given, over the row as it is now, not over a cached copy', async () => {
       const p = await createProject(t, owner);
