@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
 import { expectEventually } from '../../support/expect-eventually';
+import { holdNextRequest } from '../../support/hold-request';
 import { aProjectWithTasks } from '../../support/scenario';
 import { ProjectFormPage } from './console.pages';
 import { checkOutNext, signUpWorker, submitBoxes } from './requester-client';
@@ -146,5 +147,34 @@ describe('project settings', () => {
     expect(await form.fieldError('Display name')).toBe('');
     // Clearing an error while typing leaves the keyboard where it is.
     expect(await focused(page)).toBe('project-display_name');
+  });
+  it('saves a renamed label once when Save is pressed twice while the outstanding tasks are read', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 0 });
+    const page = await h.newPage({ as: requester });
+    await page.goto(`/console/projects/${projectUuid}/settings`);
+    const form = new ProjectFormPage(page);
+    await form.field('Name of label 1').waitFor();
+    await form.setLabel(0, 'automobile', '#e4572e');
+    const patches: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH') patches.push(request.url());
+    });
+
+    // A rename asks the server how many tasks are outstanding first; a second press comes while it answers.
+    const progress = await holdNextRequest(page, `**/api/console/projects/${projectUuid}/progress`);
+    const save = page.getByRole('button', { name: 'Save changes' });
+    await save.click();
+    await progress.reached;
+    // aria-disabled while busy, which Playwright's click waits out: a person's second press is not held back so.
+    await page.getByRole('button', { name: /Save changes|Saving…/ }).click({ force: true });
+    await progress.release();
+
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.waitForTimeout(500);
+    expect(patches).toHaveLength(1);
+    expect(await page.getByTestId('changed-elsewhere').count()).toBe(0);
+    const stored = (await (await page.request.get(`/api/console/projects/${projectUuid}`)).json()).data.labels;
+    expect(stored[0].name).toBe('automobile');
   });
 });

@@ -179,10 +179,17 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    // Busy from the press on: a second press while the outstanding tasks are read would save twice, and
+    // the second save, made over the version the first replaced, was refused as "changed elsewhere".
+    setBusy(true);
     try {
       const change = project ? await labelChangeToConfirm(project, draft.labels) : null;
-      if (change) return setLabelChange(change);
+      if (change) {
+        setBusy(false);
+        return setLabelChange(change);
+      }
     } catch (error) {
+      setBusy(false);
       return setErrors(errorItems(error));
     }
     await save();
