@@ -184,6 +184,17 @@ describe('test keys', () => {
     expect(malformedProject.body.errors[0].detail).toBe('project not found');
   });
 
+  it('reads a UUID in upper case as the same UUID, as a live key does', async () => {
+    // A live key's answers name the row as PostgreSQL writes it, in lower case, whatever the path's case;
+    // a test key echoed the path as sent and seeded its fake data from that spelling.
+    const uuid = '3b2c1d0e-aaaa-4bbb-8ccc-dddddddddddd';
+    for (const path of ['/api/v1/tasks/%s', '/api/v1/tasks/%s/annotations?view=submissions', '/api/v1/projects/%s', '/api/v1/projects/%s/annotations']) {
+      const lower = await get(path.replace('%s', uuid));
+      const upper = await get(path.replace('%s', uuid.toUpperCase()));
+      expect([path, upper.status, upper.text]).toEqual([path, 200, lower.text]);
+    }
+  });
+
   it('never shows live data to a test key', async () => {
     const live = await aTask(t, r, { substitutions: { object: 'real' } });
     const seen = await get(`/api/v1/tasks/${live}`);
