@@ -10,6 +10,12 @@ import { SubmitService } from './submit.service';
 import { WorkHistoryService } from './work-history.service';
 import { WorkSummaryService } from './work-summary.service';
 
+/**
+ * A checkout id from the URL as the checkout gave it out, in lower case: a UUID may be sent in either
+ * case, and the answers name it, and its expiry job is found, by the id as stored.
+ */
+const leaseId = (id: string): string => id.toLowerCase();
+
 /** The worker API (API.md §3): find work, lease a task, submit boxes, give a task back. */
 @ApiTags('work')
 @ApiBearerAuth()
@@ -48,7 +54,7 @@ export class WorkController {
   /** One lease's state, unchanged (docs/decisions.md, "A lease's state can be read"). */
   @Get('checkouts/:id')
   async checkout(@CurrentSession() worker: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ checkout_id: string; state: string }>> {
-    return { data: await this.checkouts.state(worker, id) };
+    return { data: await this.checkouts.state(worker, leaseId(id)) };
   }
 
   @Post('checkouts/:id/submit')
@@ -57,7 +63,7 @@ export class WorkController {
     @Param('id') id: string,
     @Body() body: SubmitDto,
   ): Promise<DataBody<SubmitResponse>> {
-    return { data: await this.forgettingProjects(worker, this.submissions.submit(worker, id, body)) };
+    return { data: await this.forgettingProjects(worker, this.submissions.submit(worker, leaseId(id), body)) };
   }
 
   /** Gives the task back; `problem` says what is wrong with it, for its owner (docs/decisions.md, "Problem reports"). */
@@ -68,7 +74,7 @@ export class WorkController {
     @Param('id') id: string,
     @Body() body: ReleaseDto,
   ): Promise<DataBody<{ checkout_id: string; state: string }>> {
-    return { data: await this.forgettingProjects(worker, this.checkouts.release(worker, id, body.problem ?? null)) };
+    return { data: await this.forgettingProjects(worker, this.checkouts.release(worker, leaseId(id), body.problem ?? null)) };
   }
 
   /**

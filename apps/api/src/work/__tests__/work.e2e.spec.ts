@@ -394,6 +394,28 @@ describe('worker API /api/work', () => {
       expect(await eventually(() => gone(submitted.checkout_id), 2_000)).toBe(true);
       expect(await eventually(() => gone(released.checkout_id), 2_000)).toBe(true);
     });
+    it('does the same for a lease submitted or released through its id in upper case, and answers the id as it was given out', async () => {
+      // The routes take a UUID in either case; the job id was derived from the id as spelt in the URL,
+      // so the lease's job stayed in Redis, and the answers echoed the URL's spelling.
+      const r = await aRequester(t);
+      await aTask(t, r, { required_submissions: 2 });
+      const [w1, w2] = await workers(2);
+      const queue = t.app.get(ProducerQueues).checkoutExpiry;
+      const queued = async (checkoutId: string) => Boolean(await queue.getJob(expiryJobId(checkoutId)));
+      const gone = async (checkoutId: string) => !(await queued(checkoutId));
+      const submitted = (await checkOut(w1, r.projectUuid)).body.data;
+      const released = (await checkOut(w2, r.projectUuid)).body.data;
+      expect(await eventually(() => queued(submitted.checkout_id), 5_000)).toBe(true);
+      expect(await eventually(() => queued(released.checkout_id), 5_000)).toBe(true);
+
+      expect((await submit(w1, submitted.checkout_id.toUpperCase())).status).toBe(201);
+      const res = await release(w2, released.checkout_id.toUpperCase());
+      expect([res.status, res.body.data]).toEqual([200, { checkout_id: released.checkout_id, state: 'released' }]);
+      const read = await t.request({ method: 'GET', url: `/api/work/checkouts/${released.checkout_id.toUpperCase()}`, headers: w2.auth });
+      expect(read.body.data).toEqual({ checkout_id: released.checkout_id, state: 'released' });
+      expect(await eventually(() => gone(submitted.checkout_id), 2_000)).toBe(true);
+      expect(await eventually(() => gone(released.checkout_id), 2_000)).toBe(true);
+    });
   });
 
   describe('releasing', () => {
