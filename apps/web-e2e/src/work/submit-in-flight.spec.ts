@@ -100,6 +100,47 @@ describe('while a submit is in flight', () => {
   });
 });
 
+describe('a submit that never gets an answer', () => {
+  it('is given up after 20 s as unanswered, so Submit works again, and the second submit is taken once', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 2 });
+    const worker = await aWorker(h);
+    const page = await h.newPage({ as: worker });
+    // The page's timers, to move past the 20 s without waiting them out.
+    await page.clock.install();
+    const task = await new TaskPage(page).goto(project.projectUuid);
+    const checkoutId = await task.checkoutId();
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    // The submit reaches the server, which takes it; its answer never comes back (a connection that died quietly).
+    let letGo!: () => void;
+    const hung = new Promise<void>((resolve) => (letGo = resolve));
+    const reached = new Promise<void>((resolve) =>
+      void page.route(
+        '**/api/work/checkouts/*/submit',
+        async (route) => {
+          await route.fetch();
+          resolve();
+          await hung;
+          await route.abort('failed').catch(() => undefined);
+        },
+        { times: 1 },
+      ),
+    );
+    await task.submit();
+    await reached;
+    expect(await task.submitButton.innerText()).toBe('Submitting…');
+
+    await page.clock.runFor(21_000);
+    await task.errors.getByText('No answer from the server').waitFor();
+    expect(await task.submitButton.isEnabled()).toBe(true);
+    await task.submit();
+    await task.notice.getByText('Submitted 1 box. You earned $0.25.').waitFor();
+    letGo();
+    const [row] = await h.api.db.query('SELECT count(*)::int AS n FROM submissions WHERE checkout_id = $1', [checkoutId]);
+    expect(row.n).toBe(1);
+  });
+});
+
 /**
  * Opens the worker's page on a task whose lease runs out `leaseMs` after checkout (shorter than any project
  * allows), with one box drawn; returns the lease's id.

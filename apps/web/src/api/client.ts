@@ -32,6 +32,12 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
+  /**
+   * Gives the request up when its answer has not come in whole within this long, failing as unanswered
+   * (status 0) like a dropped connection: without it a connection that died quietly left the page
+   * waiting for ever (fetch has no timeout of its own).
+   */
+  timeoutMs?: number;
 }
 
 /**
@@ -62,17 +68,24 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
+  const timeout = options.timeoutMs === undefined ? null : new AbortController();
+  const timer = timeout ? setTimeout(() => timeout.abort(), options.timeoutMs) : undefined;
+  const signal = timeout && options.signal ? AbortSignal.any([options.signal, timeout.signal]) : (timeout?.signal ?? options.signal);
   let res: Response;
+  let text: string;
   const sentAt = Date.now();
   try {
-    res = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'include', signal: options.signal });
+    res = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'include', signal });
+    // Whole seconds, rounded down; the only reading of the server's clock most replies carry.
+    noteServerTime(Date.parse(res.headers.get('date') ?? ''), sentAt, Date.now(), 1000);
+    text = await res.text();
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    // The caller's abort is the caller's; a timeout is no answer, as is a connection that failed.
+    if (error instanceof DOMException && error.name === 'AbortError' && !timeout?.signal.aborted) throw error;
     throw new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false);
+  } finally {
+    clearTimeout(timer);
   }
-  // Whole seconds, rounded down; the only reading of the server's clock most replies carry.
-  noteServerTime(Date.parse(res.headers.get('date') ?? ''), sentAt, Date.now(), 1000);
-  const text = await res.text();
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

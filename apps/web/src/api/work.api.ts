@@ -17,6 +17,13 @@ import { noteServerTime } from './server-clock';
  */
 export type WorkProject = WorkProjectResponse & { min_reward?: number };
 
+/**
+ * How long a lease call (checkout, submit, Skip, the lease's state) may go unanswered before it counts as
+ * no answer: the page then says so and may send it again, which each of them allows (a submit of the
+ * same boxes is answered with the first result, a checkout with the lease already held).
+ */
+export const LEASE_CALL_TIMEOUT_MS = 20_000;
+
 /** The worker API (API.md §3). */
 export const workApi = {
   projects: (signal?: AbortSignal) => api.get<WorkProject[]>('/api/work/projects', signal),
@@ -28,19 +35,28 @@ export const workApi = {
   /** 201 a new lease, 200 the lease already held in that project; 404 `no task available`. */
   checkOut: async (projectUuid: string) => {
     const sentAt = Date.now();
-    const result = await apiRequest<CheckoutResponse>('/api/work/checkouts', { method: 'POST', body: { project_uuid: projectUuid } });
+    const result = await apiRequest<CheckoutResponse>('/api/work/checkouts', { method: 'POST', body: { project_uuid: projectUuid }, timeoutMs: LEASE_CALL_TIMEOUT_MS });
     // A new lease's checked_out_at is the database's now() during this request, to the millisecond: the
     // clock that decides expiry. A lease held already (200) was checked out earlier and says nothing of now.
     if (result.status === 201) noteServerTime(Date.parse(result.data.checked_out_at), sentAt, Date.now());
     return result;
   },
-  submit: (checkoutId: string, body: SubmitBody) =>
-    api.post<SubmitResponse>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/submit`, body),
+  submit: async (checkoutId: string, body: SubmitBody) =>
+    (await apiRequest<SubmitResponse>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/submit`, { method: 'POST', body, timeoutMs: LEASE_CALL_TIMEOUT_MS }))
+      .data,
   /** One lease's state (active, submitted, released, expired, cancelled, completed), read without changing it. */
-  checkoutState: (checkoutId: string) => api.get<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}`),
+  checkoutState: async (checkoutId: string) =>
+    (await apiRequest<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}`, { timeoutMs: LEASE_CALL_TIMEOUT_MS }))
+      .data,
   /** Gives the lease back (Skip); with `problem`, says what is wrong with the task (a problem report, for its owner). */
-  release: (checkoutId: string, problem?: TaskProblem) =>
-    api.post<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`, problem ? { problem } : {}),
+  release: async (checkoutId: string, problem?: TaskProblem) =>
+    (
+      await apiRequest<{ checkout_id: string; state: string }>(`/api/work/checkouts/${encodeURIComponent(checkoutId)}/release`, {
+        method: 'POST',
+        body: problem ? { problem } : {},
+        timeoutMs: LEASE_CALL_TIMEOUT_MS,
+      })
+    ).data,
 };
 
 // The details the worker API answers with, matched exactly (one definition: libs/contracts WORK_ERROR).
