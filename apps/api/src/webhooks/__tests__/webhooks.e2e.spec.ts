@@ -557,6 +557,26 @@ describe('webhooks: redelivering an event whose job is just ending', () => {
       release();
     }
   });
+
+  it('sends again when the event id is sent in upper case, as its own id', async () => {
+    // The job was added under the id as spelt in the URL, found no event by that spelling and was
+    // skipped: the event waited for the relay (here 10 minutes), and a delayed retry's job was not replaced.
+    const r = await aRequester(t);
+    receiver.on('/upper', echoChallenge);
+    await completeTaskWithCallback(t, r, worker, receiver.url('/upper'));
+    const [event] = await eventually(async () => {
+      const events = await eventLog(t, r);
+      return events[0]?.state === 'delivered' && events;
+    }, 5000);
+    const again = await t.request({ method: 'POST', url: `/api/console/webhooks/events/${event.id.toUpperCase()}/redeliver`, headers: r.auth });
+    expect([again.status, again.body.data]).toEqual([202, { id: event.id, state: 'pending' }]);
+    const log = await eventually(async () => {
+      const events = await eventLog(t, r);
+      return events[0]?.state === 'delivered' && events[0].attempts.length === 2 && events;
+    }, 5000);
+    expect(statuses(log[0])).toEqual([200, 200]);
+    expect(receiver.events('/upper').map((request) => request.headers['webhook-id'])).toEqual([event.id, event.id]);
+  });
 });
 
 describe('webhooks: a slow receiver', () => {
