@@ -114,6 +114,14 @@ export const api = {
   delete: async <T>(path: string): Promise<T> => (await apiRequest<T>(path, { method: 'DELETE' })).data,
 };
 
+/**
+ * A request whose fate is unknown: no answer at all (status 0), or a 5xx that is not the API's own error
+ * (a proxy's 502/503/504 page): the server may have acted on it before the answer was lost.
+ */
+export function mayHaveArrived(error: unknown): boolean {
+  return error instanceof ApiError && !error.fromApi && (error.status === 0 || error.status >= 500);
+}
+
 /** Any thrown value as a list of `{field, detail}` to show. */
 export function errorItems(error: unknown): ErrorItem[] {
   if (error instanceof ApiError) return error.errors;

@@ -1,7 +1,7 @@
 import type { Box, ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse, ErrorItem, TaskProblem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, errorItems } from '../api/client';
+import { ApiError, errorItems, mayHaveArrived } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
 import { clearDraft, loadDraft, saveDraft, userDrafts, watchDraft } from './draft-store';
@@ -39,14 +39,6 @@ interface LeaseHandout {
   resumed: boolean;
   /** What the server says became of the drafts of this project's earlier leases (cleared once it said). */
   earlier: SettledDrafts;
-}
-
-/**
- * A submit whose fate is unknown: no answer at all (status 0), or a 5xx that is not the API's own error
- * (a proxy's 502/503/504 page): the server may have taken it before the gateway gave up.
- */
-export function mayHaveArrived(error: unknown): boolean {
-  return error instanceof ApiError && !error.fromApi && (error.status === 0 || error.status >= 500);
 }
 
 async function checkOut(projectUuid: string, userId: string): Promise<LeaseHandout> {

@@ -1,6 +1,6 @@
 import type { ErrorItem } from '@crowdbox/contracts';
 import { useState } from 'react';
-import { errorItems } from '../../api/client';
+import { errorItems, mayHaveArrived } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DateTime } from '../components/date-time';
@@ -73,14 +73,23 @@ function RotateSecret({ onRotated }: { onRotated: () => void }) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [unsure, setUnsure] = useState(false);
   const confirm = async () => {
     setBusy(true);
     setErrors([]);
+    setUnsure(false);
     try {
       await consoleApi.rotateSigningSecret();
       onRotated();
     } catch (error) {
       setErrors(errorItems(error));
+      // Without an answer the server may have rotated it: the settings are read again, so the page shows
+      // the secret that signs now, not the replaced one, and a second rotation (which would retire the
+      // replaced one at once, breaking receivers still on it) is not pressed in the belief the first failed.
+      if (mayHaveArrived(error)) {
+        setUnsure(true);
+        onRotated();
+      }
     } finally {
       setBusy(false);
       setOpen(false);
@@ -88,7 +97,14 @@ function RotateSecret({ onRotated }: { onRotated: () => void }) {
   };
   return (
     <>
-      <ErrorList errors={errors} title="The secret was not rotated." />
+      <ErrorList
+        errors={errors}
+        title={
+          unsure
+            ? 'No answer from the server: the secret may have been rotated. It is read again here; check it before rotating again.'
+            : 'The secret was not rotated.'
+        }
+      />
       <button type="button" className="button small" onClick={() => setOpen(true)} data-testid="rotate-secret">
         Rotate secret
       </button>
