@@ -1,18 +1,21 @@
 import type { ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { errorItems } from '../../api/client';
+import { errorItems, mayHaveArrived } from '../../api/client';
 
 /**
  * A destructive request behind a ConfirmDialog (cancel a task, cancel every outstanding one): whether
  * the dialog is open, busy while the request runs, then its result or its errors. The result takes the
  * focus when it comes: the button that opened the dialog is gone or disabled by then, and the focus
- * would fall to the page's start. `onDone` follows a success (the page reads its figures again).
+ * would fall to the page's start. `onDone` follows a success (the page reads its figures again), and a
+ * failure without an answer (`unsure`: the server may have done it, say a proxy's 504 on a long cancel),
+ * so the page shows what is so rather than figures from before.
  */
 export function useConfirmedRequest<T>(request: () => Promise<T>, onDone: () => void) {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<T | null>(null);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
+  const [unsure, setUnsure] = useState(false);
   const resultRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (result) resultRef.current?.focus();
@@ -20,6 +23,7 @@ export function useConfirmedRequest<T>(request: () => Promise<T>, onDone: () => 
 
   const confirm = async () => {
     setBusy(true);
+    setUnsure(false);
     try {
       setResult(await request());
       setOpen(false);
@@ -27,10 +31,14 @@ export function useConfirmedRequest<T>(request: () => Promise<T>, onDone: () => 
     } catch (error) {
       setErrors(errorItems(error));
       setOpen(false);
+      if (mayHaveArrived(error)) {
+        setUnsure(true);
+        onDone();
+      }
     } finally {
       setBusy(false);
     }
   };
 
-  return { open, setOpen, busy, result, setResult, errors, setErrors, resultRef, confirm };
+  return { open, setOpen, busy, result, setResult, errors, setErrors, unsure, resultRef, confirm };
 }

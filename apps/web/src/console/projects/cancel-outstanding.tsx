@@ -18,7 +18,7 @@ interface Props {
  * old), then the result says what the server actually did.
  */
 export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
-  const { open, setOpen, busy, result, setResult, errors, setErrors, resultRef, confirm } = useConfirmedRequest(
+  const { open, setOpen, busy, result, setResult, errors, setErrors, unsure, resultRef, confirm } = useConfirmedRequest(
     () => consoleApi.cancelOutstanding(projectUuid),
     onDone,
   );
@@ -56,7 +56,10 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
           {formatCents(result.unspent_reward_cents)} of reward will not be spent.
         </p>
       )}
-      <ErrorList errors={errors} title="Nothing was cancelled." />
+      <ErrorList
+        errors={errors}
+        title={unsure ? 'No answer from the server: the tasks may have been cancelled. The figures are read again.' : 'Nothing was cancelled.'}
+      />
       <button
         type="button"
         className="button danger"

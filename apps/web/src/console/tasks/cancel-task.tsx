@@ -26,7 +26,7 @@ export function cancelTaskResultText(result: CancelResult): string {
  * read again as cancelled, so the result keeps the focus; the button is gone.
  */
 export function CancelTask({ projectUuid, task, onDone }: Props) {
-  const { open, setOpen, busy, result, errors, setErrors, resultRef, confirm } = useConfirmedRequest(
+  const { open, setOpen, busy, result, errors, setErrors, unsure, resultRef, confirm } = useConfirmedRequest(
     () => consoleApi.cancelTask(projectUuid, task.task_uuid),
     onDone,
   );
@@ -49,7 +49,7 @@ export function CancelTask({ projectUuid, task, onDone }: Props) {
           {cancelTaskResultText(result)}
         </p>
       )}
-      <ErrorList errors={errors} title="The task was not cancelled." />
+      <ErrorList errors={errors} title={unsure ? 'No answer from the server: the task may have been cancelled. It is read again.' : 'The task was not cancelled.'} />
       {outstanding && (
         <button
           type="button"

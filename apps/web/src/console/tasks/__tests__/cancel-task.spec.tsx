@@ -109,6 +109,17 @@ describe('CancelTask', () => {
     expect(words({ cancelled: 1, unspent_reward_cents: 100, ended_checkouts: 2 })).toBe('Task cancelled. $1.00 will not be paid; 2 workers’ leases ended.');
   });
 
+  it('after no answer (a gateway’s 504 page), reads the task again and says it may have been cancelled', async () => {
+    jest.spyOn(consoleApi, 'cancelTask').mockRejectedValue(new ApiError(504, [{ field: 'root', detail: 'The server answered 504 Gateway Timeout' }], false));
+    const onDone = jest.fn<() => void>();
+    const { dialog } = openDialog(aTask(), onDone);
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel the task' })));
+    expect(onDone).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'No answer from the server: the task may have been cancelled. It is read again.The server answered 504 Gateway Timeout',
+    );
+  });
+
   it('shows the API’s error and leaves the button to try again', async () => {
     jest.spyOn(consoleApi, 'cancelTask').mockRejectedValue(new ApiError(503, [{ field: 'root', detail: 'the database is busy' }]));
     const onDone = jest.fn<() => void>();
