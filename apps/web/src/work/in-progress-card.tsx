@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import { errorItems } from '../api/client';
 import { workApi } from '../api/work.api';
+import { DateTime } from '../console/components/date-time';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { clearDraft, loadDraft } from './draft-store';
@@ -66,7 +67,8 @@ export function InProgressCard({ checkout, userId, onGone }: Props) {
     <li className="card project-card in-progress" data-testid="active-checkout">
       <h3>Task in progress</h3>
       <p className="muted">
-        Reserved for you until {new Date(checkout.expires_at).toLocaleTimeString()}.
+        {/* With its date and zone: a lease may run 24 h, and a time of day alone read as earlier today. */}
+        Reserved for you until <DateTime iso={checkout.expires_at} />.
         {boxes > 0 && ` ${boxes} ${them} drawn on this device.`}
       </p>
       {errors && <ErrorList errors={errors} title="The task was not given back" />}
