@@ -24,4 +24,15 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // A path's id is read in lower case, one way (apps/api/src/common/http/id-param.ts says why).
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/common/http/id-param.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@nestjs/common', importNames: ['Param'], message: 'read a path id with IdParam (common/http/id-param.ts), in lower case' }] },
+      ],
+    },
+  },
 ];

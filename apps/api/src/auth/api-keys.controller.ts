@@ -1,8 +1,9 @@
 import type { ApiKeyResponse, CreatedApiKeyResponse, DataBody } from '@crowdbox/contracts';
-import { Body, Controller, Delete, Get, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { ApiKeysService } from './api-keys.service';
 import { CreateApiKeyDto } from './dto/api-key.dto';
@@ -26,7 +27,7 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
-  async revoke(@CurrentSession() session: SessionPrincipal, @Param('id') id: string): Promise<DataBody<ApiKeyResponse>> {
+  async revoke(@CurrentSession() session: SessionPrincipal, @IdParam('id') id: string): Promise<DataBody<ApiKeyResponse>> {
     if (!isUuid(id)) throw ApiException.notFound('api key not found');
     return { data: await this.keys.revoke(session.accountId, id) };
   }

@@ -1,9 +1,10 @@
 import type { CancelOutstandingResult, ConsoleTaskDetail, ConsoleTaskRow, DataBody, ProjectProgress } from '@crowdbox/contracts';
-import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { SessionGuard } from '../auth/session.guard';
+import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { ProjectsService } from '../projects/projects.service';
 import { AnnotationsService } from '../submissions/annotations.service';
@@ -24,14 +25,14 @@ export class ConsoleTasksController {
   ) {}
 
   @Get('progress')
-  async progress(@CurrentSession() session: SessionPrincipal, @Param('uuid') uuid: string): Promise<DataBody<ProjectProgress>> {
+  async progress(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ProjectProgress>> {
     return { data: await this.tasks.progress(session.accountId, uuid) };
   }
 
   @Get('tasks')
   async list(
     @CurrentSession() session: SessionPrincipal,
-    @Param('uuid') uuid: string,
+    @IdParam('uuid') uuid: string,
     @Query() query: ConsoleTaskListQueryDto,
   ): Promise<DataBody<ConsoleTaskRow[]> & { next_cursor: string | null }> {
     const page = await this.tasks.list(session.accountId, uuid, query);
@@ -41,8 +42,8 @@ export class ConsoleTasksController {
   @Get('tasks/:taskUuid')
   async detail(
     @CurrentSession() session: SessionPrincipal,
-    @Param('uuid') uuid: string,
-    @Param('taskUuid') taskUuid: string,
+    @IdParam('uuid') uuid: string,
+    @IdParam('taskUuid') taskUuid: string,
   ): Promise<DataBody<ConsoleTaskDetail>> {
     return { data: await this.tasks.detail(session.accountId, uuid, taskUuid) };
   }
@@ -56,8 +57,8 @@ export class ConsoleTasksController {
   @HttpCode(200)
   async cancel(
     @CurrentSession() session: SessionPrincipal,
-    @Param('uuid') uuid: string,
-    @Param('taskUuid') taskUuid: string,
+    @IdParam('uuid') uuid: string,
+    @IdParam('taskUuid') taskUuid: string,
   ): Promise<DataBody<CancelOutstandingResult>> {
     return { data: await this.projects.cancelTask(session.accountId, uuid, taskUuid) };
   }
@@ -67,7 +68,7 @@ export class ConsoleTasksController {
   @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS })
   async results(
     @CurrentSession() session: SessionPrincipal,
-    @Param('uuid') uuid: string,
+    @IdParam('uuid') uuid: string,
     @Res() reply: FastifyReply,
     @Query('format') format?: string,
   ): Promise<void> {

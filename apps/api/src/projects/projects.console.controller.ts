@@ -1,7 +1,8 @@
 import type { ConsoleProjectResponse, DataBody } from '@crowdbox/contracts';
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { SessionGuard } from '../auth/session.guard';
+import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
 import type { CancelResult } from './cancel-outstanding';
@@ -25,14 +26,14 @@ export class ProjectsConsoleController {
   }
 
   @Get(':uuid')
-  async get(@CurrentSession() session: SessionPrincipal, @Param('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
+  async get(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
     return { data: await this.projects.consoleProject(session.accountId, uuid) };
   }
 
   @Patch(':uuid')
   async update(
     @CurrentSession() session: SessionPrincipal,
-    @Param('uuid') uuid: string,
+    @IdParam('uuid') uuid: string,
     @Body() body: UpdateProjectDto,
   ): Promise<DataBody<ConsoleProjectResponse>> {
     return { data: await this.projects.update(session.accountId, uuid, body) };
@@ -41,7 +42,7 @@ export class ProjectsConsoleController {
   /** Ends every incomplete task and its active leases; what was submitted stays readable. */
   @Post(':uuid/cancel_outstanding')
   @HttpCode(200)
-  async cancelOutstanding(@CurrentSession() session: SessionPrincipal, @Param('uuid') uuid: string): Promise<DataBody<CancelResult>> {
+  async cancelOutstanding(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<CancelResult>> {
     return { data: await this.projects.cancelOutstanding(session.accountId, uuid) };
   }
 }

@@ -144,13 +144,12 @@ export class ProjectsService {
   }
 
   /**
-   * A project by id through the short-lived cache (the add_task hot path). Keyed by the id in lower case,
-   * as PostgreSQL writes it: the routes take a UUID in either case, and an entry per spelling would
-   * outlive the PATCH that forgets the project's own.
+   * A project by id through the short-lived cache (the add_task hot path). Keyed by the id as given, which
+   * is lower case, as PostgreSQL writes it (a path's through IdParam, a body's by its schema): an entry per
+   * spelling would outlive the PATCH that forgets the project's own.
    */
   async find(id: string): Promise<Project | undefined> {
-    const key = id.toLowerCase();
-    return this.cache.get(key, async () => (await this.db.getRepository(Project).findOne({ where: { id: key } })) ?? undefined);
+    return this.cache.get(id, async () => (await this.db.getRepository(Project).findOne({ where: { id } })) ?? undefined);
   }
 
   private async consoleView(project: Project): Promise<ConsoleProjectResponse> {

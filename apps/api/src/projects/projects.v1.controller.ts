@@ -1,9 +1,10 @@
 import type { DataBody, ProjectResponse } from '@crowdbox/contracts';
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { IdParam } from '../common/http/id-param';
 import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { ProjectsService } from './projects.service';
@@ -19,7 +20,7 @@ export class ProjectsV1Controller {
   ) {}
 
   @Get(':uuid')
-  async get(@CurrentApiKey() key: ApiKeyPrincipal, @Param('uuid') uuid: string): Promise<DataBody<ProjectResponse>> {
+  async get(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ProjectResponse>> {
     // A malformed id is "not found" for test keys too, as for the other test-key reads.
     if (!isUuid(uuid)) throw ApiException.unprocessable('root', 'project not found');
     if (key.mode === 'test') return { data: this.testMode.project(key, uuid) };

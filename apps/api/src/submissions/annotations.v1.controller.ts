@@ -1,10 +1,11 @@
 import type { DataBody, TaskAnnotationsRecord } from '@crowdbox/contracts';
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiException } from '../common/errors/api.exception';
+import { IdParam } from '../common/http/id-param';
 import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
 import { AnnotationsService } from './annotations.service';
 import { EXPORT_FORMATS, exportContentType, parseFormat } from './export-format';
@@ -27,7 +28,7 @@ export class AnnotationsV1Controller {
   @ApiQuery({ name: 'view', required: false, enum: ['submissions'] })
   async task(
     @CurrentApiKey() key: ApiKeyPrincipal,
-    @Param('uuid') uuid: string,
+    @IdParam('uuid') uuid: string,
     @Query('view') view?: string,
   ): Promise<DataBody<TaskAnnotationsRecord>> {
     return { data: await this.annotations.taskAnnotations(key, uuid, parseView(view)) };
@@ -38,7 +39,7 @@ export class AnnotationsV1Controller {
   @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS })
   async project(
     @CurrentApiKey() key: ApiKeyPrincipal,
-    @Param('uuid') uuid: string,
+    @IdParam('uuid') uuid: string,
     @Res() reply: FastifyReply,
     @Query('view') view?: string,
     @Query('format') format?: string,

@@ -1,8 +1,9 @@
 import { LIMITS, type DataBody, type TaskResponse } from '@crowdbox/contracts';
-import { Body, Controller, Get, Headers, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Post, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard } from '../auth/api-key.guard';
+import { IdParam } from '../common/http/id-param';
 import { BODY_LIMIT_CONFIG } from '../common/http/json-body.parser';
 import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
 import { AddTaskDto, AddTasksDto } from './dto/add-task.dto';
@@ -46,7 +47,7 @@ export class TasksV1Controller {
 
   /** `worktasks` is the path of older Cogmint clients (ex_cogmint 0.0.x). */
   @Get(['tasks/:uuid', 'worktasks/:uuid'])
-  async getTask(@CurrentApiKey() key: ApiKeyPrincipal, @Param('uuid') uuid: string): Promise<DataBody<TaskResponse>> {
+  async getTask(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<TaskResponse>> {
     return { data: await this.tasks.getTask(key, uuid) };
   }
 }

@@ -16,12 +16,6 @@ import type { ApiKeyPrincipal } from '../common/http/principal';
 import { givenValues, type NewTask } from '../tasks/task-builder';
 import { newTaskResponse } from '../tasks/task.mapper';
 
-/**
- * A path's UUID as a live key's answer names it: in lower case, as PostgreSQL writes it, whatever case
- * it was sent in. The fake data is seeded from it, so both spellings get the live key's one answer.
- */
-const asStored = (uuid: string): string => uuid.toLowerCase();
-
 /** Fixed so that the same request always gets the same answer. */
 const FAKE_TIME = '2026-01-01T12:00:00.000Z';
 const FAKE_LABELS = ['object', 'person', 'vehicle'];
@@ -57,8 +51,7 @@ export class TestModeService {
   }
 
   /** GET /api/v1/tasks/:uuid with a test key: a complete task with three submissions. */
-  task(key: ApiKeyPrincipal, pathUuid: string): TaskResponse {
-    const uuid = asStored(pathUuid);
+  task(key: ApiKeyPrincipal, uuid: string): TaskResponse {
     return {
       prompt: '<p>Draw a box around every object in the image.</p>',
       task_uuid: uuid,
@@ -73,8 +66,7 @@ export class TestModeService {
     };
   }
 
-  taskAnnotations(key: ApiKeyPrincipal, pathUuid: string, withSubmissions: boolean): TaskAnnotationsRecord {
-    const uuid = asStored(pathUuid);
+  taskAnnotations(key: ApiKeyPrincipal, uuid: string, withSubmissions: boolean): TaskAnnotationsRecord {
     const record: TaskAnnotationsRecord = {
       task_uuid: uuid,
       completed: true,
@@ -85,8 +77,7 @@ export class TestModeService {
     return record;
   }
 
-  project(_key: ApiKeyPrincipal, pathUuid: string): ProjectResponse {
-    const uuid = asStored(pathUuid);
+  project(_key: ApiKeyPrincipal, uuid: string): ProjectResponse {
     return {
       allowed_completion_time_seconds: 3600,
       available_task_count: 7,
@@ -102,8 +93,7 @@ export class TestModeService {
     };
   }
 
-  projectAnnotations(key: ApiKeyPrincipal, pathUuid: string, withSubmissions: boolean): ProjectAnnotationsEntry[] {
-    const projectUuid = asStored(pathUuid);
+  projectAnnotations(key: ApiKeyPrincipal, projectUuid: string, withSubmissions: boolean): ProjectAnnotationsEntry[] {
     return [0, 1, 2].map((i) => {
       const taskUuid = uuidFromSeed(`${key.accountId}:project-task:${projectUuid}:${i}`);
       const entry: ProjectAnnotationsEntry = {

@@ -1,7 +1,8 @@
 import type { DataBody, WebhookEventResponse, WebhookSettingsResponse } from '@crowdbox/contracts';
-import { Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { SessionGuard } from '../auth/session.guard';
+import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { WebhooksConsoleService } from './webhooks-console.service';
 
@@ -42,7 +43,7 @@ export class WebhooksConsoleController {
 
   @Post('events/:id/redeliver')
   @HttpCode(202)
-  async redeliver(@CurrentSession() session: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ id: string; state: string }>> {
+  async redeliver(@CurrentSession() session: SessionPrincipal, @IdParam('id') id: string): Promise<DataBody<{ id: string; state: string }>> {
     return { data: await this.webhooks.redeliver(session.accountId, id) };
   }
 }

@@ -1,20 +1,15 @@
 import type { CheckoutResponse, DataBody, EarningsResponse, SubmitResponse, WorkProjectResponse, WorkSubmissionsPage } from '@crowdbox/contracts';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { SessionGuard } from '../auth/session.guard';
+import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { CheckoutsService } from './checkouts.service';
 import { CheckoutDto, ReleaseDto, SubmitDto, WorkSubmissionsQueryDto } from './dto/work.dto';
 import { SubmitService } from './submit.service';
 import { WorkHistoryService } from './work-history.service';
 import { WorkSummaryService } from './work-summary.service';
-
-/**
- * A checkout id from the URL as the checkout gave it out, in lower case: a UUID may be sent in either
- * case, and the answers name it, and its expiry job is found, by the id as stored.
- */
-const leaseId = (id: string): string => id.toLowerCase();
 
 /** The worker API (API.md §3): find work, lease a task, submit boxes, give a task back. */
 @ApiTags('work')
@@ -53,17 +48,17 @@ export class WorkController {
 
   /** One lease's state, unchanged (docs/decisions.md, "A lease's state can be read"). */
   @Get('checkouts/:id')
-  async checkout(@CurrentSession() worker: SessionPrincipal, @Param('id') id: string): Promise<DataBody<{ checkout_id: string; state: string }>> {
-    return { data: await this.checkouts.state(worker, leaseId(id)) };
+  async checkout(@CurrentSession() worker: SessionPrincipal, @IdParam('id') id: string): Promise<DataBody<{ checkout_id: string; state: string }>> {
+    return { data: await this.checkouts.state(worker, id) };
   }
 
   @Post('checkouts/:id/submit')
   async submit(
     @CurrentSession() worker: SessionPrincipal,
-    @Param('id') id: string,
+    @IdParam('id') id: string,
     @Body() body: SubmitDto,
   ): Promise<DataBody<SubmitResponse>> {
-    return { data: await this.forgettingProjects(worker, this.submissions.submit(worker, leaseId(id), body)) };
+    return { data: await this.forgettingProjects(worker, this.submissions.submit(worker, id, body)) };
   }
 
   /** Gives the task back; `problem` says what is wrong with it, for its owner (docs/decisions.md, "Problem reports"). */
@@ -71,10 +66,10 @@ export class WorkController {
   @HttpCode(200)
   async release(
     @CurrentSession() worker: SessionPrincipal,
-    @Param('id') id: string,
+    @IdParam('id') id: string,
     @Body() body: ReleaseDto,
   ): Promise<DataBody<{ checkout_id: string; state: string }>> {
-    return { data: await this.forgettingProjects(worker, this.checkouts.release(worker, leaseId(id), body.problem ?? null)) };
+    return { data: await this.forgettingProjects(worker, this.checkouts.release(worker, id, body.problem ?? null)) };
   }
 
   /**

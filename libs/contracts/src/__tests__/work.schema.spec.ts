@@ -1,5 +1,5 @@
 import { LIMITS, maxBoxesPerSubmission } from '../limits';
-import { submitBodySchema } from '../work/work.schema';
+import { checkoutBodySchema, submitBodySchema } from '../work/work.schema';
 
 describe('boxes a submission may hold', () => {
   it('is 500 up to 8 submissions a task, then the task’s share of 4,000', () => {
@@ -20,5 +20,12 @@ describe('boxes a submission may hold', () => {
     const body = (n: number) => ({ annotations: Array.from({ length: n }, () => ({ label: 'car', center_x: 5, center_y: 5, width: 4, height: 4 })), image_width: 10, image_height: 10 });
     expect(submitBodySchema.safeParse(body(500)).success).toBe(true);
     expect(submitBodySchema.safeParse(body(501)).error?.issues.map((i) => [i.path.join('.'), i.message])).toEqual([['annotations', 'must hold at most 500 boxes']]);
+  });
+});
+
+describe('the checkout body', () => {
+  it('reads project_uuid in lower case, as PostgreSQL writes it and the project cache is keyed', () => {
+    const upper = '0F8FAD5B-D9CB-469F-A165-70867728950E';
+    expect(checkoutBodySchema.parse({ project_uuid: upper })).toEqual({ project_uuid: upper.toLowerCase() });
   });
 });

@@ -9,7 +9,11 @@ import { TASK_PROBLEMS } from './task-problems';
 
 export const checkoutBodySchema = objectBody(
   z.object({
-    project_uuid: z.string({ error: 'project_uuid is a required field (a project UUID)' }).min(1, { error: 'must not be empty' }),
+    // Lower case, as PostgreSQL writes it and the project cache is keyed (a UUID means the same in either case).
+    project_uuid: z
+      .string({ error: 'project_uuid is a required field (a project UUID)' })
+      .min(1, { error: 'must not be empty' })
+      .transform((uuid) => uuid.toLowerCase()),
   }),
 );
 export type CheckoutBody = z.output<typeof checkoutBodySchema>;
