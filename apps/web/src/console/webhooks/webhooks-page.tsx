@@ -149,8 +149,9 @@ function Endpoints({ endpoints }: { endpoints: WebhookEndpoint[] }) {
               </tr>
             </thead>
             <tbody>
-              {endpoints.map((e) => (
-                <tr key={e.url} data-testid="endpoint-row">
+              {/* Keyed by place, not address: two addresses differing only in their credentials show alike (***@). */}
+              {endpoints.map((e, i) => (
+                <tr key={i} data-testid="endpoint-row">
                   <td className="cbc-break">
                     <code>{e.url}</code>
                   </td>
