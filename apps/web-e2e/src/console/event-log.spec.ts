@@ -107,4 +107,26 @@ describe('the webhook event log', () => {
     expect(await ids()).toEqual(failed);
     expect(await page.getByRole('button', { name: 'Load older events' }).count()).toBe(0);
   });
+  it('keeps the keyboard on "Redeliver all failed events" while it runs, then on what it did (the button goes once its events leave the filter)', async () => {
+    const h = harness();
+    const { requester } = await aProjectWithTasks(h, { tasks: 0 });
+    await addEvents(h, requester.accountId, 3, 10, 'failed');
+    const page = await h.newPage({ as: requester });
+    const hooks = new WebhooksPage(page);
+    await hooks.open();
+    await page.getByLabel('Show').selectOption({ label: 'Failed' });
+    const button = page.getByTestId('redeliver-failed');
+    await button.focus();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent ?? '');
+
+    const request = await holdNextRequest(page, '**/api/console/webhooks/events/redeliver-failed');
+    await page.keyboard.press('Enter');
+    await request.reached;
+    expect(await button.innerText()).toBe('Queuing…');
+    expect(await focused()).toBe('redeliver-failed');
+
+    await request.release();
+    await page.getByRole('status').filter({ hasText: '3 failed events are queued for delivery again.' }).waitFor();
+    await expectEventually(async () => (await focused()) === '3 failed events are queued for delivery again.', 'the focus on what it did', focused);
+  });
 });

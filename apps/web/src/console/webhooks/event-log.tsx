@@ -43,6 +43,15 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   // The "Load older events" on its way: its reply belongs to the filter it was asked under.
   const olderRequest = useRef<AbortController | null>(null);
   const [busy, setBusy] = useState(false);
+  // "Redeliver all failed events" goes with the failed events it queued: the keyboard goes to the notice
+  // that says what it did, not to the page's start.
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const focusNotice = useRef(false);
+  useEffect(() => {
+    if (!notice || !focusNotice.current) return;
+    focusNotice.current = false;
+    noticeRef.current?.focus();
+  }, [notice]);
   const filterId = useId();
   const events = useLoad(async (signal) => {
     const floorId = floor.current?.id;
@@ -121,11 +130,13 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   };
 
   const redeliverFailed = async () => {
+    if (busy) return;
     setErrors([]);
     setBusy(true);
     try {
       const { redelivered, more } = await consoleApi.redeliverFailed();
       const left = more ? ' More failed events are left: press again.' : '';
+      focusNotice.current = true;
       setNotice(`${plural(redelivered, 'failed event is', 'failed events are')} queued for delivery again.${left}`);
       events.reload();
     } catch (error) {
@@ -170,7 +181,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
       </div>
       <ErrorList errors={errors} />
       {notice && (
-        <p className="alert info" role="status">
+        <p className="alert info" role="status" tabIndex={-1} ref={noticeRef}>
           {notice}
         </p>
       )}
@@ -182,7 +193,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
             <>
               {state === 'failed' && (
                 <p>
-                  <button type="button" className="button small" onClick={redeliverFailed} disabled={busy} data-testid="redeliver-failed">
+                  {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
+                  <button type="button" className="button small" onClick={redeliverFailed} aria-disabled={busy || undefined} data-testid="redeliver-failed">
                     {busy ? 'Queuing…' : 'Redeliver all failed events'}
                   </button>{' '}
                   <span className="field-hint">each gets a fresh schedule of attempts, as after a receiver&apos;s long outage</span>
