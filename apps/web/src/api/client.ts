@@ -68,9 +68,22 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const timeout = options.timeoutMs === undefined ? null : new AbortController();
-  const timer = timeout ? setTimeout(() => timeout.abort(), options.timeoutMs) : undefined;
-  const signal = timeout && options.signal ? AbortSignal.any([options.signal, timeout.signal]) : (timeout?.signal ?? options.signal);
+  // The timeout aborts a signal of its own, which the caller's abort is passed on to (not AbortSignal.any:
+  // Safari before 17.4 lacks it, and the call would throw there).
+  let signal = options.signal;
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (options.timeoutMs !== undefined) {
+    const controller = new AbortController();
+    const caller = options.signal;
+    if (caller?.aborted) controller.abort(caller.reason);
+    caller?.addEventListener('abort', () => controller.abort(caller.reason), { once: true });
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs);
+    signal = controller.signal;
+  }
   let res: Response;
   let text: string;
   const sentAt = Date.now();
@@ -81,7 +94,7 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
     text = await res.text();
   } catch (error) {
     // The caller's abort is the caller's; a timeout is no answer, as is a connection that failed.
-    if (error instanceof DOMException && error.name === 'AbortError' && !timeout?.signal.aborted) throw error;
+    if (error instanceof DOMException && error.name === 'AbortError' && !timedOut) throw error;
     throw new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false);
   } finally {
     clearTimeout(timer);

@@ -18,7 +18,7 @@ import { noteServerTime } from './server-clock';
 export type WorkProject = WorkProjectResponse & { min_reward?: number };
 
 /**
- * How long a lease call (checkout, submit, Skip, the lease's state) may go unanswered before it counts as
+ * How long a lease call (checkout, submit, Skip, the lease's state, the active leases) may go unanswered before it counts as
  * no answer: the page then says so and may send it again, which each of them allows (a submit of the
  * same boxes is answered with the first result, a checkout with the lease already held).
  */
@@ -28,7 +28,9 @@ export const LEASE_CALL_TIMEOUT_MS = 20_000;
 export const workApi = {
   projects: (signal?: AbortSignal) => api.get<WorkProject[]>('/api/work/projects', signal),
   earnings: (signal?: AbortSignal) => api.get<EarningsResponse>('/api/work/earnings', signal),
-  activeCheckouts: (signal?: AbortSignal) => api.get<CheckoutResponse[]>('/api/work/checkouts', signal),
+  /** Also read while a refused submit is still "Submitting…" (changed-labels.ts, too-many-boxes.ts): a lease call. */
+  activeCheckouts: async (signal?: AbortSignal) =>
+    (await apiRequest<CheckoutResponse[]>('/api/work/checkouts', { signal, timeoutMs: LEASE_CALL_TIMEOUT_MS })).data,
   /** A page of the worker's own submissions, newest first; `before` is the previous page's `next_cursor`. */
   submissions: (before: string | null, signal?: AbortSignal) =>
     api.getBody<WorkSubmissionsPage>(`/api/work/submissions${before ? `?before=${encodeURIComponent(before)}` : ''}`, signal),
