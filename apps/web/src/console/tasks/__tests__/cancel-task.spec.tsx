@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { ApiError } from '../../../api/client';
-import { consoleApi, type CancelResult, type ConsoleTaskDetail } from '../../lib/console-api';
+import { CONSOLE_WRITE_TIMEOUT_MS, consoleApi, type CancelResult, type ConsoleTaskDetail } from '../../lib/console-api';
 import { CancelTask, cancelTaskResultText } from '../cancel-task';
 
 // jsdom has <dialog> without showModal/close: enough of them for the dialog to open and close.
@@ -118,6 +118,27 @@ describe('CancelTask', () => {
     expect(screen.getByRole('alert').textContent).toBe(
       'No answer from the server: the task may have been cancelled. It is read again.The server answered 504 Gateway Timeout',
     );
+  });
+
+  it('closes the dialog when the cancel never gets an answer, instead of holding the page on "Working…" for good', async () => {
+    jest.useFakeTimers();
+    const realFetch = globalThis.fetch;
+    // A connection that died quietly: no answer until the request is aborted.
+    globalThis.fetch = ((_url: string, init: RequestInit) =>
+      new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as typeof fetch;
+    try {
+      const onDone = jest.fn<() => void>();
+      const { dialog } = openDialog(aTask(), onDone);
+      await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel the task' })));
+      expect(within(dialog).getByRole('button', { name: 'Working…' })).toBeTruthy();
+      await act(async () => void (await jest.advanceTimersByTimeAsync(CONSOLE_WRITE_TIMEOUT_MS)));
+      expect(dialog.hasAttribute('open')).toBe(false);
+      expect(screen.getByRole('alert').textContent).toContain('No answer from the server: the task may have been cancelled.');
+      expect(onDone).toHaveBeenCalledTimes(1);
+    } finally {
+      globalThis.fetch = realFetch;
+      jest.useRealTimers();
+    }
   });
 
   it('shows the API’s error and leaves the button to try again', async () => {
