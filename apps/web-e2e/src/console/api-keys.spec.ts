@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness } from '../../support/harness';
 import { aWorker } from '../../support/scenario';
@@ -82,5 +82,30 @@ describe('API keys', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByTestId('key-revoked').waitFor();
     expect(await error.count()).toBe(0);
+  });
+  it('after a revoke or a create that got no answer, reads the list again and says what may have happened', async () => {
+    const h = harness();
+    const requester = await aWorker(h, 'Lou Lost');
+    await createApiKey(h.api, requester, 'test');
+    const page = await h.newPage({ as: requester });
+    const keys = new ApiKeysPage(page);
+    await keys.open();
+    // The server acts on each request; its answer is lost on the way back.
+    const answerLost = async (route: Route) => {
+      await route.fetch();
+      await route.abort('failed');
+    };
+
+    await page.route('**/api/console/api_keys/*', answerLost, { times: 1 });
+    await page.getByRole('button', { name: /^Revoke key / }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByTestId('error-list').getByText('No answer from the server: the key may have been revoked.').waitFor();
+    await expectEventually(async () => (await keys.rows.first().innerText()).includes('revoked'), 'the list read again: the key revoked');
+
+    await page.route('**/api/console/api_keys', answerLost, { times: 1 });
+    await page.getByTestId('create-live-key').click();
+    await page.getByTestId('error-list').getByText('No answer from the server: a key may have been made', { exact: false }).waitFor();
+    await expectEventually(async () => (await keys.rows.count()) === 2, 'the list read again: the key made');
+    for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
   });
 });

@@ -2,7 +2,7 @@ import type { ApiKeyResponse, CreatedApiKeyResponse, ErrorItem } from '@crowdbox
 import { templateVariables } from '@crowdbox/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { errorItems } from '../../api/client';
+import { errorItems, mayHaveArrived } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CopyButton } from '../components/copy-button';
@@ -22,6 +22,14 @@ export function ApiKeysPage() {
   const dismiss = (id: string) => setCreated((keys) => keys.filter((k) => k.id !== id));
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
+  // A create or revoke without an answer may have been done: what it may have done, the list being read again.
+  const [unsure, setUnsure] = useState<string | undefined>();
+  const failed = (error: unknown, mayHaveDone: string) => {
+    setErrors(errorItems(error));
+    if (!mayHaveArrived(error)) return;
+    setUnsure(mayHaveDone);
+    keys.reload();
+  };
   const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
   const [revoked, setRevoked] = useState('');
   const revokedRef = useRef<HTMLParagraphElement>(null);
@@ -35,13 +43,14 @@ export function ApiKeysPage() {
     if (busy) return;
     setBusy(true);
     setErrors([]);
+    setUnsure(undefined);
     setRevoked('');
     try {
       const key = await consoleApi.createApiKey(mode);
       setCreated((keys) => [key, ...keys]);
       keys.reload();
     } catch (error) {
-      setErrors(errorItems(error));
+      failed(error, 'No answer from the server: a key may have been made, whose secret cannot be shown. The list is read again; revoke a key you cannot use.');
     } finally {
       setBusy(false);
     }
@@ -52,13 +61,14 @@ export function ApiKeysPage() {
     setBusy(true);
     // An error shown before (the 20-key cap's above all) is about the keys as they were.
     setErrors([]);
+    setUnsure(undefined);
     try {
       await consoleApi.revokeApiKey(revoking.id);
       setRevoked(`Key ${revoking.prefix}… is revoked: programs using it now get 401.`);
       dismiss(revoking.id);
       keys.reload();
     } catch (error) {
-      setErrors(errorItems(error));
+      failed(error, 'No answer from the server: the key may have been revoked. The list is read again.');
     } finally {
       setBusy(false);
       setRevoking(null);
@@ -85,7 +95,7 @@ export function ApiKeysPage() {
           </button>
         </div>
       </div>
-      <ErrorList errors={errors} />
+      <ErrorList errors={errors} title={unsure} />
       {revoked && (
         <p className="alert info" role="status" tabIndex={-1} ref={revokedRef} data-testid="key-revoked">
           {revoked}
