@@ -177,4 +177,34 @@ describe('project settings', () => {
     const stored = (await (await page.request.get(`/api/console/projects/${projectUuid}`)).json()).data.labels;
     expect(stored[0].name).toBe('automobile');
   });
+  it('after a save that got no answer, reads the project again, so saving again is not refused as changed elsewhere', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 0 });
+    const page = await h.newPage({ as: requester });
+    await page.goto(`/console/projects/${projectUuid}/settings`);
+    const form = new ProjectFormPage(page);
+    const name = form.field('Display name');
+    await name.waitFor();
+    await name.fill('Cars, counted again');
+    // The server saves it; the answer is lost on the way back.
+    await page.route(
+      `**/api/console/projects/${projectUuid}`,
+      async (route) => {
+        if (route.request().method() !== 'PATCH') return route.fallback();
+        await route.fetch();
+        await route.abort('failed');
+      },
+      { times: 1 },
+    );
+    const reread = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === `/api/console/projects/${projectUuid}`);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('No answer from the server: the changes may have been saved.', { exact: false }).waitFor();
+    await reread;
+    expect(await name.inputValue()).toBe('Cars, counted again');
+
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await page.getByTestId('changed-elsewhere').count()).toBe(0);
+    for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
+  });
 });

@@ -1,7 +1,7 @@
 import type { ConsoleProjectResponse, ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { ApiError, errorItems } from '../../api/client';
+import { ApiError, errorItems, mayHaveArrived } from '../../api/client';
 import { useSession } from '../../auth/session-context';
 import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
@@ -83,6 +83,8 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState<'' | 'as typed' | 'template changed'>('');
+  // The last save got no answer: the server may have made it.
+  const [unsure, setUnsure] = useState(false);
   const [labelChange, setLabelChange] = useState<LabelChange | null>(null);
   // The version a save was refused over (saved elsewhere since); once the newer one is read, the note says
   // that what was typed stayed, and the next save goes over the newer version.
@@ -147,6 +149,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
   const save = async () => {
     setBusy(true);
     setErrors([]);
+    setUnsure(false);
     setSaved('');
     try {
       const body = toProjectBody(draft);
@@ -170,6 +173,12 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
       } else {
         refused();
         setErrors(errorItems(error));
+        // The save may have been made: the project is read again, so the next Save goes over the version
+        // the server has now instead of being refused as "changed elsewhere" (by this very save).
+        if (mayHaveArrived(error)) {
+          setUnsure(true);
+          onReload?.();
+        }
       }
     } finally {
       setBusy(false);
@@ -224,7 +233,16 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
         )}
         {errors.length > 0 &&
           (otherErrors.length > 0 ? (
-            <ErrorList title="The project was not saved." errors={otherErrors} />
+            <ErrorList
+              title={
+                !unsure
+                  ? 'The project was not saved.'
+                  : project
+                    ? 'No answer from the server: the changes may have been saved. The project is read again; Save changes again to be sure.'
+                    : 'No answer from the server: the project may have been created. Look in Projects before creating it again.'
+              }
+              errors={otherErrors}
+            />
           ) : (
             <p className="alert error" role="alert">
               The project was not saved: see the marked fields.
