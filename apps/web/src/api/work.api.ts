@@ -18,9 +18,9 @@ import { noteServerTime } from './server-clock';
 export type WorkProject = WorkProjectResponse & { min_reward?: number };
 
 /**
- * How long a lease call (checkout, submit, Skip, the lease's state, the active leases) may go unanswered before it counts as
- * no answer: the page then says so and may send it again, which each of them allows (a submit of the
- * same boxes is answered with the first result, a checkout with the lease already held).
+ * How long a lease call (checkout, submit, Skip, the lease's state, the active leases) may go unanswered
+ * before it counts as no answer: the page then says so and may send it again, which each of them allows
+ * (a submit of the same boxes is answered with the first result, a checkout with the lease already held).
  */
 export const LEASE_CALL_TIMEOUT_MS = 20_000;
 
