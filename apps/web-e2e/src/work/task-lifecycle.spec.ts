@@ -293,6 +293,29 @@ describe('a leased task', () => {
     expectOnlyAbortedRequests(h);
   });
 
+  it('takes a Skip whose reply was lost as skipped when the server has it, instead of leaving the worker drawing on a task given back', async () => {
+    const { h, worker, page, task } = await aWorkerOnATask(2);
+    const first = await task.checkoutId();
+    await page.route(
+      '**/api/work/checkouts/*/release',
+      async (route) => {
+        await route.fetch();
+        await route.abort('failed');
+      },
+      { times: 1 },
+    );
+    await task.skip();
+    await task.notice.getByText('Skipped. The task went back to other workers.').waitFor();
+    await task.waitForTask();
+    expect(await task.checkoutId()).not.toBe(first);
+    expect(await task.errors.count()).toBe(0);
+    const [lease] = await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [first]);
+    expect(lease.state).toBe('released');
+    const active = await h.api.request({ method: 'GET', url: '/api/work/checkouts', headers: worker.auth });
+    expect(active.body.data).toHaveLength(1);
+    expectOnlyAbortedRequests(h);
+  });
+
   it('after a reload during a submit, calls its draft neither lost nor unsent when the server has it', async () => {
     const { h, project, worker, page, task } = await aWorkerOnATask(3);
     const first = await task.checkoutId();

@@ -25,3 +25,12 @@ export async function leaseOutcomeOnceEnded(checkoutId: string, { tries = 15, in
   }
   return null;
 }
+
+/** The lease's state now (GET /api/work/checkouts/:id, which changes nothing), or null when the server did not say. */
+export async function leaseStateNow(checkoutId: string): Promise<string | null> {
+  try {
+    return (await workApi.checkoutState(checkoutId)).state;
+  } catch {
+    return null;
+  }
+}

@@ -17,7 +17,7 @@ import {
   type ActionFailure,
   type LeaseNotice,
 } from './lease-notices';
-import { leaseOutcomeOnceEnded } from './lease-outcome';
+import { leaseOutcomeOnceEnded, leaseStateNow } from './lease-outcome';
 import { settleDrafts, type SettledDrafts } from './settle-drafts';
 import { currentMaxBoxes, refusedForBoxCount } from './too-many-boxes';
 
@@ -298,6 +298,15 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
         if (outcome) return end(checkout, outcome, 0);
         // The countdown ended while the Skip was out: end the task as the countdown would have.
         if (late) return unsureFor.current === checkout.checkout_id ? readBack(checkout, 0) : giveBack(checkout, 0, problem);
+        // Without an answer the Skip may have arrived: the lease's state says, rather than "not skipped",
+        // which left the worker drawing on a task given back (a Submit then threw those boxes away).
+        if (mayHaveArrived(error)) {
+          const now = await leaseStateNow(checkout.checkout_id);
+          if (!alive.current) return;
+          if (now === 'released') return done(checkout, SKIPPED_NOTICE);
+          if (now === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
+          if (now === 'expired' || now === 'cancelled' || now === 'completed') return end(checkout, now, 0);
+        }
         setBusy(null);
         setFailure({ title: 'The task was not skipped', errors: errorItems(error) });
         return;
