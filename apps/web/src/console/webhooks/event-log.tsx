@@ -1,6 +1,6 @@
 import type { ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
-import { errorItems } from '../../api/client';
+import { errorItems, mayHaveArrived } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
@@ -123,7 +123,15 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
       setOutcome({ eventId: event.id, text: `Event ${shortId(event.id)} is queued for delivery again.` });
       events.reload();
     } catch (error) {
-      setOutcome({ eventId: event.id, text: `Event ${shortId(event.id)} was not redelivered: ${errorItems(error).map((e) => e.detail).join('; ')}`, failed: true });
+      const why = errorItems(error).map((e) => e.detail).join('; ');
+      if (mayHaveArrived(error)) {
+        // It may have been queued: the log is read again (the event then shows pending) rather than
+        // inviting a second press, which would send the event twice.
+        setOutcome({ eventId: event.id, text: `No answer from the server: event ${shortId(event.id)} may have been queued for delivery again (${why}).`, failed: true });
+        events.reload();
+      } else {
+        setOutcome({ eventId: event.id, text: `Event ${shortId(event.id)} was not redelivered: ${why}`, failed: true });
+      }
     } finally {
       setRedelivering(null);
     }

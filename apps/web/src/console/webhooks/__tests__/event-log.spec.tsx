@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { ApiError } from '../../../api/client';
 import { consoleApi, type WebhookEvent } from '../../lib/console-api';
 import { EventLog } from '../event-log';
 
@@ -43,5 +44,15 @@ describe('EventLog', () => {
     expect(await screen.findByText(/is queued for delivery again/)).toBeTruthy();
     fireEvent.click(screen.getByTestId('redeliver'));
     expect(redeliver).toHaveBeenCalledTimes(2);
+  });
+  it('after a Redeliver that got no answer, reads the log again and says the event may have been queued', async () => {
+    const events = jest.spyOn(consoleApi, 'webhookEvents').mockResolvedValue([FAILED]);
+    jest
+      .spyOn(consoleApi, 'redeliver')
+      .mockRejectedValue(new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false));
+    render(<EventLog onActivity={() => undefined} />);
+    fireEvent.click(await screen.findByTestId('redeliver'));
+    expect((await screen.findByTestId('redeliver-outcome')).textContent).toContain('may have been queued for delivery again');
+    expect(events).toHaveBeenCalledTimes(2);
   });
 });
