@@ -1,6 +1,6 @@
 import type { ErrorItem } from '@crowdbox/contracts';
 import { useRef, useState, type FormEvent } from 'react';
-import { errorItems } from '../api/client';
+import { errorItems, mayHaveArrived } from '../api/client';
 import { sessionApi } from '../api/session.api';
 import { ErrorList } from '../shell/error-list';
 import { FormFields, unclaimedErrors, type FormField } from '../shell/form-fields';
@@ -30,6 +30,8 @@ export function ChangePasswordForm({ email, onError }: Props) {
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The last change got no answer: the server may have made it, and the old password then is refused.
+  const [unsure, setUnsure] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const refused = useFocusFirstError(formRef);
 
@@ -48,10 +50,13 @@ export function ChangePasswordForm({ email, onError }: Props) {
     try {
       const { signed_out_sessions } = await sessionApi.changePassword(values.current_password, values.new_password);
       setValues(EMPTY);
+      setUnsure(false);
       setDone(`Your password was changed. ${signedOutText(signed_out_sessions)}`);
     } catch (error) {
       refused();
       setErrors(errorItems(error));
+      // Kept through the next try's refusal: "current password is wrong" is then what this explains.
+      if (mayHaveArrived(error)) setUnsure(true);
       onError(error);
     } finally {
       setBusy(false);
@@ -66,6 +71,11 @@ export function ChangePasswordForm({ email, onError }: Props) {
       {done && (
         <p className="alert success" role="status" data-testid="password-changed">
           {done}
+        </p>
+      )}
+      {unsure && (
+        <p className="alert warning" role="status" data-testid="password-maybe-changed">
+          No answer from the server: your password may have been changed. If the current password is refused now, the new one is in force.
         </p>
       )}
       <ErrorList errors={rootErrors} />
