@@ -55,4 +55,29 @@ describe('log-in and sign-up from the keyboard', () => {
     await page.getByRole('button', { name: 'Log in' }).waitFor();
     expect(await focused(page)).toBe('BUTTON Log in');
   });
+  it('after a sign-up that got no answer, says the account may have been made, which the next try then confirms', async () => {
+    const h = harness();
+    const page = await h.newPage();
+    await page.goto('/signup');
+    await page.getByLabel('Your name').fill('Lena Lost');
+    await page.getByLabel('Email').fill('lena@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    // The server makes the account; the answer (and its session cookie) is lost on the way back.
+    await page.route(
+      '**/api/session/signup',
+      async (route) => {
+        await route.fetch();
+        await route.abort('failed');
+      },
+      { times: 1 },
+    );
+    await page.getByRole('button', { name: 'Create an account' }).click();
+    await page.getByText('No answer from the server: your account may have been made. Log in with this email and password.').waitFor();
+    await page.getByTestId('signup-form').getByRole('link', { name: 'Log in' }).click();
+    await page.getByLabel('Email').fill('lena@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: 'Find work' }).waitFor();
+    for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
+  });
 });

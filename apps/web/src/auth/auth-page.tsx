@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import type { ErrorItem } from '@crowdbox/contracts';
-import { errorItems } from '../api/client';
+import { errorItems, mayHaveArrived } from '../api/client';
 import { ErrorList } from '../shell/error-list';
 import { FormFields, unclaimedErrors, type FormField } from '../shell/form-fields';
 import { useFocusFirstError } from '../shell/use-focus-first-error';
@@ -35,6 +35,8 @@ function AuthForm({ mode }: AuthFormProps) {
   const [values, setValues] = useState({ name: '', email: '', password: '' });
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [busy, setBusy] = useState(false);
+  // A sign-up without an answer may have made the account: a second try would say the email is taken.
+  const [unsure, setUnsure] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const refused = useFocusFirstError(formRef);
 
@@ -52,6 +54,7 @@ function AuthForm({ mode }: AuthFormProps) {
     } catch (error) {
       refused();
       setErrors(errorItems(error));
+      setUnsure(mode === 'signup' && mayHaveArrived(error));
       setBusy(false);
     }
   };
@@ -74,7 +77,7 @@ function AuthForm({ mode }: AuthFormProps) {
       <form ref={formRef} className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="auth-title" data-testid={`${mode}-form`}>
         <h1 id="auth-title">{title}</h1>
         <p className="muted">One account works on tasks and runs projects.</p>
-        <ErrorList errors={rootErrors} />
+        <ErrorList errors={rootErrors} title={unsure ? 'No answer from the server: your account may have been made. Log in with this email and password.' : undefined} />
         <FormFields idPrefix="auth" fields={FIELDS[mode]} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
         {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
         <button className="button primary wide" type="submit" aria-disabled={busy || undefined}>
