@@ -1,6 +1,13 @@
-/** Cents as money: 25 -> "$0.25". */
+/**
+ * Display helpers of every page, the worker's and the console's: one wording each, so the console's
+ * preview of a task says what the worker will see. Money is held in integer cents everywhere.
+ */
+
+const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Cents as money: 25 -> "$0.25", 123456 -> "$1,234.56". */
 export function formatCents(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
+  return money.format(cents / 100);
 }
 
 /** A duration for people: 90 -> "1 min 30 s", 3600 -> "1 h". */

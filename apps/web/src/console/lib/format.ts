@@ -1,10 +1,4 @@
-/** Display helpers shared by the console pages. Money is held in integer cents everywhere. */
-
-const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-export function formatCents(cents: number): string {
-  return money.format(cents / 100);
-}
+/** Display helpers of the console pages; money and durations are worded in shell/format.ts, for every page. */
 
 // The browser's own time zone, named ("CEST", "GMT-4", "UTC"): the charts beside these times count UTC
 // days, so a time without its zone read as UTC or as local, and was wrong one way or the other.
@@ -30,12 +24,6 @@ export function formatCount(n: number): string {
 /** "a1b2c3d4…" — enough of a UUID to tell rows apart; the full value goes in a title. */
 export function shortId(uuid: string): string {
   return uuid.length > 8 ? `${uuid.slice(0, 8)}…` : uuid;
-}
-
-export function formatDuration(seconds: number): string {
-  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
-  if (seconds % 60 === 0) return `${seconds / 60} min`;
-  return `${seconds} s`;
 }
 
 /** "3 tasks", "1 task". */

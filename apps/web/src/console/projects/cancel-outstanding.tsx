@@ -3,7 +3,8 @@ import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { consoleApi, type ProjectProgress } from '../lib/console-api';
-import { formatCents, plural } from '../lib/format';
+import { plural } from '../lib/format';
+import { formatCents } from '../../shell/format';
 import { useConfirmedRequest } from '../lib/use-confirmed-request';
 
 interface Props {

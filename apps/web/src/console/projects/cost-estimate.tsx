@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { estimateCents } from '../lib/project-draft';
-import { formatCents } from '../lib/format';
+import { formatCents } from '../../shell/format';
 
 interface Props {
   requiredSubmissions: string;

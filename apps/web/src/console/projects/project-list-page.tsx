@@ -5,7 +5,8 @@ import { LoadView } from '../components/load-view';
 import { ProgressBar } from '../components/progress-bar';
 import { Stat } from '../components/stat';
 import { consoleApi, type ProjectProgress } from '../lib/console-api';
-import { formatCents, formatCount } from '../lib/format';
+import { formatCount } from '../lib/format';
+import { formatCents } from '../../shell/format';
 import { useLoad } from '../lib/use-load';
 
 interface ProjectWithProgress {

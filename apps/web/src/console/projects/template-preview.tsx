@@ -3,7 +3,7 @@ import { renderTemplate, sanitizeTemplate } from '@crowdbox/contracts';
 import { useMemo } from 'react';
 import { templateChangedBySave } from '../lib/project-draft';
 import { TaskPrompt } from '../../work/task-prompt';
-import { formatCents, formatDuration } from '../lib/format';
+import { formatCents, formatDuration } from '../../shell/format';
 
 interface Props {
   template: string;

@@ -2,7 +2,8 @@ import { ErrorList } from '../../shell/error-list';
 import { PROBLEM_TEXT } from '../../shell/problem-text';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { consoleApi, type CancelResult, type ConsoleTaskDetail } from '../lib/console-api';
-import { formatCents, plural } from '../lib/format';
+import { plural } from '../lib/format';
+import { formatCents } from '../../shell/format';
 import { useConfirmedRequest } from '../lib/use-confirmed-request';
 
 interface Props {
