@@ -115,12 +115,20 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
   return { data: (json as { data: T } | undefined)?.data as T, body: json as B, status: res.status };
 }
 
-/** Shorthands that return only `data`, and `getBody` for a reply read whole. */
+/**
+ * How long a page's read may take before it is given up as unanswered, so a connection that died
+ * quietly shows the page's error and its Try again instead of "Loading…" for good. Above the server's
+ * own 30 s limit on a statement (DATABASE_STATEMENT_TIMEOUT_MS), so a slow read that is still alive
+ * gets the server's answer first.
+ */
+export const READ_TIMEOUT_MS = 40_000;
+
+/** Shorthands that return only `data`, and `getBody` for a reply read whole; reads give up after READ_TIMEOUT_MS. */
 export const api = {
-  get: async <T>(path: string, signal?: AbortSignal): Promise<T> => (await apiRequest<T>(path, { signal })).data,
+  get: async <T>(path: string, signal?: AbortSignal): Promise<T> => (await apiRequest<T>(path, { signal, timeoutMs: READ_TIMEOUT_MS })).data,
   /** A GET whose reply carries more than `data` (e.g. `{data, next_cursor}`): the whole body, typed `B`. */
   getBody: async <B extends { data: unknown }>(path: string, signal?: AbortSignal): Promise<B> =>
-    (await apiRequest<B['data'], B>(path, { signal })).body,
+    (await apiRequest<B['data'], B>(path, { signal, timeoutMs: READ_TIMEOUT_MS })).body,
   post: async <T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> =>
     (await apiRequest<T>(path, { method: 'POST', body, signal })).data,
   patch: async <T>(path: string, body: unknown): Promise<T> => (await apiRequest<T>(path, { method: 'PATCH', body })).data,

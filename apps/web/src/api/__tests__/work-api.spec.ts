@@ -1,18 +1,13 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../client';
 import { LEASE_CALL_TIMEOUT_MS, workApi } from '../work.api';
+import { neverAnswer } from './never-answer';
 
 const realFetch = globalThis.fetch;
 afterEach(() => {
   globalThis.fetch = realFetch;
   jest.useRealTimers();
 });
-
-/** fetch that never answers (a connection that died quietly), until the request is aborted. */
-function neverAnswer(): void {
-  globalThis.fetch = ((_url: string, init: RequestInit) =>
-    new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as typeof fetch;
-}
 
 describe('the worker API', () => {
   it('gives up the active leases read (the labels or the maximum after a refused submit, "Submitting…" meanwhile) as unanswered', async () => {
