@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef } from 'react';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import type { JSX } from 'react';
 import type { Box } from '@crowdbox/boxes';
 import { UNKNOWN_LABEL_COLOR } from '../canvas/label-colors.util';
@@ -89,8 +89,27 @@ const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, o
 
 /** The boxes beside the canvas: label, centre and size in image pixels; click selects. */
 export function BoxList({ boxes, max = null, selected, colors, editable, drawable = editable, onSelect, onDelete }: BoxListProps): JSX.Element {
+  const section = useRef<HTMLElement>(null);
+  // Where the keyboard focus goes after the last row's × took its own row away: the row above's ×, or
+  // the list itself when none is left (else it fell to the page's start). Any other row's × stays
+  // focused: its row (keyed by position) now holds the next box.
+  const focusAfterDelete = useRef<number | null>(null);
+  const remove = useCallback(
+    (index: number) => {
+      if (index === boxes.length - 1) focusAfterDelete.current = index - 1;
+      onDelete(index);
+    },
+    [boxes.length, onDelete],
+  );
+  useEffect(() => {
+    const row = focusAfterDelete.current;
+    if (row === null) return;
+    focusAfterDelete.current = null;
+    const target = row >= 0 ? section.current?.querySelector<HTMLElement>(`[data-index="${row}"] button[aria-label^="Delete"]`) : section.current;
+    target?.focus();
+  }, [boxes]);
   return (
-    <section aria-label="Boxes">
+    <section aria-label="Boxes" ref={section} tabIndex={-1} style={{ outline: 'none' }}>
       <h3 style={s.heading}>
         Boxes ({boxes.length}
         {max !== null && ` / ${max}`})
@@ -106,7 +125,7 @@ export function BoxList({ boxes, max = null, selected, colors, editable, drawabl
             selected={index === selected}
             editable={editable}
             onSelect={onSelect}
-            onDelete={onDelete}
+            onDelete={remove}
           />
         ))}
       </ul>

@@ -169,6 +169,18 @@ describe('Annotator', () => {
     expect(items()).toHaveLength(1);
   });
 
+  it('keeps the keyboard focus in the list when the last row deletes itself', async () => {
+    await renderLoaded();
+    const del = (n: number) => screen.getByRole('button', { name: `Delete box ${n}` });
+    del(2).focus();
+    fireEvent.click(del(2));
+    // The row above's ×, not the page's start.
+    expect(document.activeElement).toBe(del(1));
+    fireEvent.click(del(1));
+    expect(screen.queryAllByTestId('annotator-box-item')).toHaveLength(0);
+    expect(document.activeElement).toBe(screen.getByRole('region', { name: 'Boxes' }));
+  });
+
   it('toggles the keymap with ? and closes it with Escape', async () => {
     await renderLoaded();
     expect(screen.queryByTestId('annotator-keymap')).toBeNull();
