@@ -1,5 +1,5 @@
 // `npm test`: every check and every test, the same here and in CI: typecheck, lint, unit tests,
-// API end-to-end tests against the real PostgreSQL and Redis, and (later) browser tests in Chromium.
+// API end-to-end tests against the real PostgreSQL and Redis, and browser tests in Chromium (web-e2e).
 import { spawnSync } from 'node:child_process';
 
 const env = { ...process.env, NX_NO_CLOUD: 'true', NX_DAEMON: 'false' };
