@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { Harness } from './harness';
+import { TaskPage } from './pages/task.page';
 import { addTask, createApiKey, createProject, signUp, type SignedIn } from './server/api-server';
 
 export const PASSWORD = 'correct horse battery';
@@ -58,6 +59,18 @@ export async function aProjectWithTasks(h: Harness, options: ProjectOptions = {}
     taskUuids.push(res.body.data.task_uuid);
   }
   return { requester, projectUuid: project.uuid, liveKey, taskUuids, displayName };
+}
+
+/**
+ * The start of most worker-page tests: a project with tasks (`options` as aProjectWithTasks), a worker,
+ * and that worker's browser page on one of the tasks.
+ */
+export async function aWorkerOnATask(h: Harness, options: ProjectOptions = {}): Promise<{ project: ProjectSetup; worker: SignedIn; page: Page; task: TaskPage }> {
+  const project = await aProjectWithTasks(h, options);
+  const worker = await aWorker(h);
+  const page = await h.newPage({ as: worker });
+  const task = await new TaskPage(page).goto(project.projectUuid);
+  return { project, worker, page, task };
 }
 
 /** What the project's owner reads about a task in the console API: the problems workers reported, per kind. */

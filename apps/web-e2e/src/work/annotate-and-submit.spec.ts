@@ -6,7 +6,7 @@ import { boxMatches, type ImageBox, type ImageRect, type StageGeometry } from '.
 import { LoginPage } from '../../support/pages/login.page';
 import { TaskPage } from '../../support/pages/task.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
-import { aProjectWithTasks, aWorker, PASSWORD } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, aWorkerOnATask, PASSWORD } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -246,10 +246,7 @@ describe('annotating a task', () => {
 
   it('lets a keyboard-only worker make a box (N), shape and label it by key, hear what is selected, and submit it', async () => {
     const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 1, image: { width: 960, height: 640 } });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { project, page, task } = await aWorkerOnATask(h, { tasks: 1, image: { width: 960, height: 640 } });
     const { annotator } = task;
     const status = page.getByTestId('annotator-selection-status');
 

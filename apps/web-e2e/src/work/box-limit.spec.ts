@@ -2,7 +2,7 @@ import { expectEventually } from '../../support/expect-eventually';
 import { useHarness } from '../../support/harness';
 import type { ImageBox } from '../../support/pages/annotator.page';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, aWorkerOnATask } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -14,18 +14,14 @@ function boxesAlongTheBottom(n: number): ImageBox[] {
 }
 
 /** A worker on a task of a project whose tasks take `requiredSubmissions` submissions (100: at most 40 boxes each). */
-async function aWorkerOnATask(requiredSubmissions: number) {
+async function onATaskTaking(requiredSubmissions: number) {
   const h = harness();
-  const project = await aProjectWithTasks(h, { requiredSubmissions });
-  const worker = await aWorker(h);
-  const page = await h.newPage({ as: worker });
-  const task = await new TaskPage(page).goto(project.projectUuid);
-  return { h, project, worker, page, task };
+  return { h, ...(await aWorkerOnATask(h, { requiredSubmissions })) };
 }
 
 describe('the most boxes a task takes', () => {
   it('stops new boxes at the checkout’s max_boxes, says so, shows the count against it, and still edits and submits', async () => {
-    const { h, worker, page, task } = await aWorkerOnATask(100);
+    const { h, worker, page, task } = await onATaskTaking(100);
     expect(await task.boxCount.innerText()).toBe('0 / 40 boxes');
     expect(await task.boxCount.getAttribute('data-tone')).toBe('ok');
 
@@ -94,7 +90,7 @@ describe('the most boxes a task takes', () => {
   });
 
   it('keeps a draft that holds more boxes than the task takes, says how many to delete, and waits with Submit until then', async () => {
-    const { h, worker, page, task } = await aWorkerOnATask(100);
+    const { h, worker, page, task } = await onATaskTaking(100);
     const checkoutId = await task.checkoutId();
     await task.writeDraft(worker.userId, boxesAlongTheBottom(43), IMAGE);
     await page.reload();

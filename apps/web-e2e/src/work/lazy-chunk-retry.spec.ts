@@ -1,10 +1,9 @@
 import type { Page } from 'playwright-core';
 import type { Harness } from '../../support/harness';
 import { useHarness } from '../../support/harness';
-import { TaskPage } from '../../support/pages/task.page';
 import { WorkHistoryPage } from '../../support/pages/work-history.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
-import { aProjectWithTasks, aWorker, problemsOf } from '../../support/scenario';
+import { aWorker, aWorkerOnATask, problemsOf } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -38,10 +37,7 @@ function expectOnlyAbortedFiles(h: Harness) {
 describe('a part of the app that failed to load', () => {
   it('the report form: Try again loads it without a reload, styled, and the report then goes through', async () => {
     const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 1 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { project, page, task } = await aWorkerOnATask(h, { tasks: 1 });
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
 
     const network = await offlineFor(page, '**/assets/problem-report-*');

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
 import { holdNextRequest } from '../../support/hold-request';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker, problemsOf } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, aWorkerOnATask, problemsOf } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -10,10 +10,7 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.getA
 describe('Report a problem', () => {
   it('gives the task back with the reason chosen, by keyboard, and its owner sees the reason', async () => {
     const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 1 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { project, page, task } = await aWorkerOnATask(h, { tasks: 1 });
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
 
     // Escape closes the panel, sends nothing, and puts the focus back on its button.

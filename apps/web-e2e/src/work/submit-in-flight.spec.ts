@@ -2,17 +2,14 @@ import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker, shortenNextLease } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, aWorkerOnATask, shortenNextLease } from '../../support/scenario';
 
 const harness = useHarness();
 
 /** A project with two tasks, a worker, and that worker's browser page on one of them, with one box drawn. */
 async function aWorkerWithABox() {
   const h = harness();
-  const project = await aProjectWithTasks(h, { tasks: 2 });
-  const worker = await aWorker(h);
-  const page = await h.newPage({ as: worker });
-  const task = await new TaskPage(page).goto(project.projectUuid);
+  const { worker, page, task } = await aWorkerOnATask(h, { tasks: 2 });
   await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
   return { h, worker, page, task };
 }

@@ -3,18 +3,14 @@ import { expectEventually } from '../../support/expect-eventually';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
-import { aProjectWithTasks, aWorker, expireLease, LABELS } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, aWorkerOnATask, expireLease, LABELS } from '../../support/scenario';
 
 const harness = useHarness();
 
 /** A project with `tasks` tasks, a worker, and that worker's browser page on one of them. */
-async function aWorkerOnATask(tasks: number) {
+async function onATaskOf(tasks: number) {
   const h = harness();
-  const project = await aProjectWithTasks(h, { tasks });
-  const worker = await aWorker(h);
-  const page = await h.newPage({ as: worker });
-  const task = await new TaskPage(page).goto(project.projectUuid);
-  return { h, project, worker, page, task };
+  return { h, ...(await aWorkerOnATask(h, { tasks })) };
 }
 
 /**
@@ -90,7 +86,7 @@ describe('a leased task', () => {
   });
 
   it('keeps the boxes drawn so far across a reload; Skip gives the task back; the end of the queue says so', async () => {
-    const { h, worker, page, task } = await aWorkerOnATask(2);
+    const { h, worker, page, task } = await onATaskOf(2);
     const checkoutId = await task.checkoutId();
     await task.annotator.drawBox(0.1, 0.1, 0.3, 0.4);
     await task.annotator.drawBox(0.5, 0.5, 0.7, 0.9);
@@ -122,7 +118,7 @@ describe('a leased task', () => {
   });
 
   it('shows the same boxes in two tabs on one lease: each edit reaches the other tab, and the last edit is what a reload resumes', async () => {
-    const { project, page, task } = await aWorkerOnATask(2);
+    const { project, page, task } = await onATaskOf(2);
     const checkoutId = await task.checkoutId();
     await task.annotator.drawBox(0.1, 0.1, 0.2, 0.2);
     await task.annotator.drawBox(0.3, 0.1, 0.4, 0.2);
@@ -159,7 +155,7 @@ describe('a leased task', () => {
   });
 
   it('asks before Skip throws away drawn boxes: Escape or "Keep drawing" keeps them and the lease, the second answer skips', async () => {
-    const { h, worker, page, task } = await aWorkerOnATask(2);
+    const { h, worker, page, task } = await onATaskOf(2);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     const activeLeases = async () => {
@@ -193,7 +189,7 @@ describe('a leased task', () => {
   });
 
   it('keeps a resumed draft on the same objects when the image comes back at another size, and submits it in that size', async () => {
-    const { h, page, task } = await aWorkerOnATask(1);
+    const { h, page, task } = await onATaskOf(1);
     const checkoutId = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     const [drawn] = await task.annotator.boxes();
@@ -214,7 +210,7 @@ describe('a leased task', () => {
   });
 
   it('counts on Submit only the boxes it sends: a box of an older draft that lies outside the image is named, not sent', async () => {
-    const { h, worker, page, task } = await aWorkerOnATask(1);
+    const { h, worker, page, task } = await onATaskOf(1);
     const checkoutId = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     // A draft saved before drafts kept their image's size, with a box far right, and the image now smaller.
@@ -240,7 +236,7 @@ describe('a leased task', () => {
   });
 
   it('says when time is up instead of losing the boxes silently, and offers the next task', async () => {
-    const { h, task } = await aWorkerOnATask(2);
+    const { h, task } = await onATaskOf(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     await expireLease(h, await task.checkoutId());
 
@@ -257,7 +253,7 @@ describe('a leased task', () => {
   });
 
   it('takes a submit whose reply was lost as done: a retry gets its result; new boxes or Skip move on', async () => {
-    const { h, worker, task } = await aWorkerOnATask(3);
+    const { h, worker, task } = await onATaskOf(3);
 
     // Submit again as it was: the same body, which the server answers with the first result.
     const first = await task.checkoutId();
@@ -294,7 +290,7 @@ describe('a leased task', () => {
   });
 
   it('takes a Skip whose reply was lost as skipped when the server has it, instead of leaving the worker drawing on a task given back', async () => {
-    const { h, worker, page, task } = await aWorkerOnATask(2);
+    const { h, worker, page, task } = await onATaskOf(2);
     const first = await task.checkoutId();
     await page.route(
       '**/api/work/checkouts/*/release',
@@ -317,7 +313,7 @@ describe('a leased task', () => {
   });
 
   it('after a reload during a submit, calls its draft neither lost nor unsent when the server has it', async () => {
-    const { h, project, worker, page, task } = await aWorkerOnATask(3);
+    const { h, project, worker, page, task } = await onATaskOf(3);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     await submitLosingTheReply(task);
@@ -342,7 +338,7 @@ describe('a leased task', () => {
   });
 
   it('says when the requester cancelled the task during the lease, drops its draft, and offers the next task', async () => {
-    const { h, project, task } = await aWorkerOnATask(2);
+    const { h, project, task } = await onATaskOf(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     const cancel = await h.api.request({
       method: 'POST',
@@ -363,7 +359,7 @@ describe('a leased task', () => {
   });
 
   it('says a Skip met a task its requester had cancelled, not that it was skipped', async () => {
-    const { h, project, task } = await aWorkerOnATask(2);
+    const { h, project, task } = await onATaskOf(2);
     const cancel = await h.api.request({
       method: 'POST',
       url: `/api/console/projects/${project.projectUuid}/cancel_outstanding`,
@@ -379,7 +375,7 @@ describe('a leased task', () => {
   });
 
   it('ends a task whose lease was given back elsewhere (Skip in another tab) when Submit is pressed, and offers the next task', async () => {
-    const { page, task } = await aWorkerOnATask(2);
+    const { page, task } = await onATaskOf(2);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     // What the other tab's Skip sends: the same session, the same call.
@@ -403,7 +399,7 @@ describe('a leased task', () => {
   });
 
   it('ends a task that other workers completed during the lease (the lease-expiry race) when Submit is pressed, and offers the next task', async () => {
-    const { h, project, task } = await aWorkerOnATask(2);
+    const { h, project, task } = await onATaskOf(2);
     const mine = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     // The race, staged: this lease runs out, another worker leases the slot, this lease counts as live
@@ -436,7 +432,7 @@ describe('a leased task', () => {
   });
 
   it('when the requester renames a label during the lease, offers the current labels and keeps the boxes to relabel', async () => {
-    const { h, project, page, task } = await aWorkerOnATask(1);
+    const { h, project, page, task } = await onATaskOf(1);
     const picker = (name: string) => page.getByTestId(`annotator-label-${name}`);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     expect((await task.annotator.boxes()).map((b) => b.label)).toEqual(['car']);
@@ -473,7 +469,7 @@ describe('a leased task', () => {
   });
 
   it('reports a lease that ran out while the worker was away, with its draft', async () => {
-    const { h, worker, page, task } = await aWorkerOnATask(2);
+    const { h, worker, page, task } = await onATaskOf(2);
     const first = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     expect(await task.draftKeys()).toEqual([`crowdbox:draft:${worker.userId}:${first}`]);
@@ -487,7 +483,7 @@ describe('a leased task', () => {
   });
 
   it('keeps the "Submitted" message when getting the next task fails after it', async () => {
-    const { h, page, task } = await aWorkerOnATask(2);
+    const { h, page, task } = await onATaskOf(2);
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
 
     // The submit goes through; the checkout of the next task that follows it meets a network failure.

@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
-import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker } from '../../support/scenario';
+import { aWorkerOnATask } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -27,10 +26,7 @@ const focused = (page: Page) => page.evaluate(() => `${document.activeElement?.t
 describe('from one task to the next', () => {
   it('announces the submit in one live region that outlives the reload, and puts the focus on the new task’s heading', async () => {
     const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 3 });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { page, task } = await aWorkerOnATask(h, { tasks: 3 });
     const announcer = page.getByTestId('lease-announcer');
     expect(await announcer.getAttribute('role')).toBe('status');
     expect(await announcer.innerText()).toBe('');

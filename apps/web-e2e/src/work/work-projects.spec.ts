@@ -4,7 +4,7 @@ import { LoginPage } from '../../support/pages/login.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { TaskPage } from '../../support/pages/task.page';
 import { addTask } from '../../support/server/api-server';
-import { aProjectWithTasks, aWorker, expireLease, PASSWORD } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, aWorkerOnATask, expireLease, PASSWORD } from '../../support/scenario';
 
 const harness = useHarness();
 
@@ -102,10 +102,7 @@ describe('the work list', () => {
 
   it('reports boxes of a lease that ran out, and sends a worker whose session ended to log in', async () => {
     const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2, displayName: 'Parking lot' });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { project, worker, page, task } = await aWorkerOnATask(h, { tasks: 2, displayName: 'Parking lot' });
     await task.annotator.drawBox(0.1, 0.1, 0.3, 0.3);
     await task.annotator.drawBox(0.5, 0.5, 0.7, 0.7);
     await expireLease(h, await task.checkoutId());
@@ -157,10 +154,7 @@ describe('the work list', () => {
 describe('stopping work', () => {
   it('"Submit and stop" submits and goes back to the work list without taking another task', async () => {
     const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 3, displayName: 'Last one for today' });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { worker, page, task } = await aWorkerOnATask(h, { tasks: 3, displayName: 'Last one for today' });
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
     const checkoutsPosted: string[] = [];
     page.on('request', (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/api/work/checkouts' && checkoutsPosted.push(r.url()));
@@ -186,10 +180,7 @@ describe('stopping work', () => {
 
   it('gives back a task in progress from the work list, asking first when boxes are drawn on it', async () => {
     const h = harness();
-    const project = await aProjectWithTasks(h, { tasks: 2, displayName: 'Give it back' });
-    const worker = await aWorker(h);
-    const page = await h.newPage({ as: worker });
-    const task = await new TaskPage(page).goto(project.projectUuid);
+    const { page, task } = await aWorkerOnATask(h, { tasks: 2, displayName: 'Give it back' });
     const checkoutId = await task.checkoutId();
     await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
 
