@@ -376,8 +376,13 @@ describe('worker API /api/work', () => {
       await scheduler.flush(true);
     });
 
-    it('takes a lease’s expiry job off the queue when the lease is submitted or released', async () => {
-      // Left there, each would hold ~1 KB of Redis until its time, up to a day after the lease ended.
+    // The routes take a UUID in either case; the job id was derived from the id as spelt in the URL, so
+    // an upper-case one left the lease's job in Redis (~1 KB until its time, up to a day after the lease
+    // ended, as any job left there would), and the answers echoed the URL's spelling.
+    it.each([
+      ['as given out', (id: string) => id],
+      ['in upper case', (id: string) => id.toUpperCase()],
+    ])('takes a lease’s expiry job off the queue when the lease is submitted or released through its id %s, and answers the id as given out', async (_spelling, spelt) => {
       const r = await aRequester(t);
       await aTask(t, r, { required_submissions: 2 });
       const [w1, w2] = await workers(2);
@@ -389,29 +394,10 @@ describe('worker API /api/work', () => {
       expect(await eventually(() => queued(submitted.checkout_id), 5_000)).toBe(true);
       expect(await eventually(() => queued(released.checkout_id), 5_000)).toBe(true);
 
-      expect((await submit(w1, submitted.checkout_id)).status).toBe(201);
-      expect((await release(w2, released.checkout_id)).status).toBe(200);
-      expect(await eventually(() => gone(submitted.checkout_id), 2_000)).toBe(true);
-      expect(await eventually(() => gone(released.checkout_id), 2_000)).toBe(true);
-    });
-    it('does the same for a lease submitted or released through its id in upper case, and answers the id as it was given out', async () => {
-      // The routes take a UUID in either case; the job id was derived from the id as spelt in the URL,
-      // so the lease's job stayed in Redis, and the answers echoed the URL's spelling.
-      const r = await aRequester(t);
-      await aTask(t, r, { required_submissions: 2 });
-      const [w1, w2] = await workers(2);
-      const queue = t.app.get(ProducerQueues).checkoutExpiry;
-      const queued = async (checkoutId: string) => Boolean(await queue.getJob(expiryJobId(checkoutId)));
-      const gone = async (checkoutId: string) => !(await queued(checkoutId));
-      const submitted = (await checkOut(w1, r.projectUuid)).body.data;
-      const released = (await checkOut(w2, r.projectUuid)).body.data;
-      expect(await eventually(() => queued(submitted.checkout_id), 5_000)).toBe(true);
-      expect(await eventually(() => queued(released.checkout_id), 5_000)).toBe(true);
-
-      expect((await submit(w1, submitted.checkout_id.toUpperCase())).status).toBe(201);
-      const res = await release(w2, released.checkout_id.toUpperCase());
+      expect((await submit(w1, spelt(submitted.checkout_id))).status).toBe(201);
+      const res = await release(w2, spelt(released.checkout_id));
       expect([res.status, res.body.data]).toEqual([200, { checkout_id: released.checkout_id, state: 'released' }]);
-      const read = await t.request({ method: 'GET', url: `/api/work/checkouts/${released.checkout_id.toUpperCase()}`, headers: w2.auth });
+      const read = await t.request({ method: 'GET', url: `/api/work/checkouts/${spelt(released.checkout_id)}`, headers: w2.auth });
       expect(read.body.data).toEqual({ checkout_id: released.checkout_id, state: 'released' });
       expect(await eventually(() => gone(submitted.checkout_id), 2_000)).toBe(true);
       expect(await eventually(() => gone(released.checkout_id), 2_000)).toBe(true);

@@ -3,17 +3,9 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { ApiError } from '../../../api/client';
 import { consoleApi, type WebhookSettings } from '../../lib/console-api';
 import { WebhooksPage } from '../webhooks-page';
+import { installDialog } from '../../__tests__/jsdom-dialog';
 
-// jsdom has <dialog> without showModal/close: enough of them for the dialog to open and close.
-beforeAll(() => {
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
-});
+beforeAll(installDialog);
 
 afterEach(() => {
   jest.restoreAllMocks();
