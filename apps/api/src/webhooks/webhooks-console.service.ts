@@ -170,11 +170,10 @@ export class WebhooksConsoleService {
       [eventId, accountId],
     );
     if (!rows[0]) throw ApiException.notFound('event not found');
-    // The id as stored (lower case), not as the URL spelt it: the event's job is found and added by it.
-    const { id } = rows[0];
-    // A job still queued for this event (a delayed retry) is replaced by one that runs now.
-    await this.jobs.deliveries.remove(id).catch(() => 0);
-    await this.jobs.sendAgain([id]);
-    return { id, state: 'pending' };
+    // A job still queued for this event (a delayed retry) is replaced by one that runs now. `eventId` is
+    // the stored spelling, lower case (IdParam), as the job's id must be.
+    await this.jobs.deliveries.remove(eventId).catch(() => 0);
+    await this.jobs.sendAgain([eventId]);
+    return { id: eventId, state: 'pending' };
   }
 }

@@ -35,10 +35,26 @@ export interface RequestOptions {
   /**
    * Gives the request up when its answer has not come in whole within this long, failing as unanswered
    * (status 0) like a dropped connection: without it a connection that died quietly left the page
-   * waiting for ever (fetch has no timeout of its own).
+   * waiting for ever (fetch has no timeout of its own). READ_TIMEOUT_MS for a GET, WRITE_TIMEOUT_MS for
+   * the rest, unless a call says otherwise (the worker's lease calls: work.api.ts).
    */
   timeoutMs?: number;
 }
+
+/**
+ * How long a read may take before it is given up as unanswered, so a page on a connection that died
+ * quietly shows its error and Try again instead of "Loading…" for good. Above the server's own 30 s
+ * limit on a statement (DATABASE_STATEMENT_TIMEOUT_MS), so a slow read that is still alive gets the
+ * server's answer first.
+ */
+export const READ_TIMEOUT_MS = 40_000;
+
+/**
+ * How long a write (a console save, create, cancel, revoke, rotate or redeliver; a log-in, sign-up or
+ * password change) may go unanswered: without it a busy dialog, which cannot be closed while its request
+ * runs, stayed on "Working…" for good. Generous: a project's cancel of every outstanding task may take a while.
+ */
+export const WRITE_TIMEOUT_MS = 60_000;
 
 /**
  * The result of a call: the unwrapped `data`, the status (201 vs 200 matters for checkouts), and the whole
@@ -68,27 +84,26 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
+  const method = options.method ?? 'GET';
   // The timeout aborts a signal of its own, which the caller's abort is passed on to (not AbortSignal.any:
   // Safari before 17.4 lacks it, and the call would throw there).
-  let signal = options.signal;
+  const controller = new AbortController();
+  const caller = options.signal;
+  if (caller?.aborted) controller.abort(caller.reason);
+  caller?.addEventListener('abort', () => controller.abort(caller.reason), { once: true });
   let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  if (options.timeoutMs !== undefined) {
-    const controller = new AbortController();
-    const caller = options.signal;
-    if (caller?.aborted) controller.abort(caller.reason);
-    caller?.addEventListener('abort', () => controller.abort(caller.reason), { once: true });
-    timer = setTimeout(() => {
+  const timer = setTimeout(
+    () => {
       timedOut = true;
       controller.abort();
-    }, options.timeoutMs);
-    signal = controller.signal;
-  }
+    },
+    options.timeoutMs ?? (method === 'GET' ? READ_TIMEOUT_MS : WRITE_TIMEOUT_MS),
+  );
   let res: Response;
   let text: string;
   const sentAt = Date.now();
   try {
-    res = await fetch(path, { method: options.method ?? 'GET', headers, body, credentials: 'include', signal });
+    res = await fetch(path, { method, headers, body, credentials: 'include', signal: controller.signal });
     // Whole seconds, rounded down; the only reading of the server's clock most replies carry.
     noteServerTime(Date.parse(res.headers.get('date') ?? ''), sentAt, Date.now(), 1000);
     text = await res.text();
@@ -115,20 +130,12 @@ export async function apiRequest<T, B = { data: T }>(path: string, options: Requ
   return { data: (json as { data: T } | undefined)?.data as T, body: json as B, status: res.status };
 }
 
-/**
- * How long a page's read may take before it is given up as unanswered, so a connection that died
- * quietly shows the page's error and its Try again instead of "Loading…" for good. Above the server's
- * own 30 s limit on a statement (DATABASE_STATEMENT_TIMEOUT_MS), so a slow read that is still alive
- * gets the server's answer first.
- */
-export const READ_TIMEOUT_MS = 40_000;
-
-/** Shorthands that return only `data`, and `getBody` for a reply read whole; reads give up after READ_TIMEOUT_MS. */
+/** Shorthands that return only `data`, and `getBody` for a reply read whole. */
 export const api = {
-  get: async <T>(path: string, signal?: AbortSignal): Promise<T> => (await apiRequest<T>(path, { signal, timeoutMs: READ_TIMEOUT_MS })).data,
+  get: async <T>(path: string, signal?: AbortSignal): Promise<T> => (await apiRequest<T>(path, { signal })).data,
   /** A GET whose reply carries more than `data` (e.g. `{data, next_cursor}`): the whole body, typed `B`. */
   getBody: async <B extends { data: unknown }>(path: string, signal?: AbortSignal): Promise<B> =>
-    (await apiRequest<B['data'], B>(path, { signal, timeoutMs: READ_TIMEOUT_MS })).body,
+    (await apiRequest<B['data'], B>(path, { signal })).body,
   post: async <T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> =>
     (await apiRequest<T>(path, { method: 'POST', body, signal })).data,
   patch: async <T>(path: string, body: unknown): Promise<T> => (await apiRequest<T>(path, { method: 'PATCH', body })).data,

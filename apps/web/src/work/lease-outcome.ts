@@ -6,6 +6,9 @@ const OUTCOMES: readonly string[] = ['submitted', 'expired', 'cancelled', 'relea
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A lease's state as how it ended; null while it is active. */
+const ended = (state: string): LeaseOutcome | null => (OUTCOMES.includes(state) ? (state as LeaseOutcome) : null);
+
 /**
  * What became of a lease whose last submit got no answer, once the page's countdown has ended it: read
  * back (GET /api/work/checkouts/:id, which changes nothing) until the server no longer holds it active.
@@ -16,8 +19,8 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function leaseOutcomeOnceEnded(checkoutId: string, { tries = 15, intervalMs = 1000 } = {}): Promise<LeaseOutcome | null> {
   for (let i = 0; i < tries; i++) {
     try {
-      const { state } = await workApi.checkoutState(checkoutId);
-      if (OUTCOMES.includes(state)) return state as LeaseOutcome;
+      const outcome = ended((await workApi.checkoutState(checkoutId)).state);
+      if (outcome) return outcome;
     } catch (error) {
       if (error instanceof ApiError && error.status === 404 && error.fromApi) return null;
     }
@@ -26,10 +29,10 @@ export async function leaseOutcomeOnceEnded(checkoutId: string, { tries = 15, in
   return null;
 }
 
-/** The lease's state now (GET /api/work/checkouts/:id, which changes nothing), or null when the server did not say. */
-export async function leaseStateNow(checkoutId: string): Promise<string | null> {
+/** How the lease has ended, read now (GET /api/work/checkouts/:id, which changes nothing); null while it is active, or when the server did not say. */
+export async function leaseOutcomeNow(checkoutId: string): Promise<LeaseOutcome | null> {
   try {
-    return (await workApi.checkoutState(checkoutId)).state;
+    return ended((await workApi.checkoutState(checkoutId)).state);
   } catch {
     return null;
   }

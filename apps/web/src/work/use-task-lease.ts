@@ -17,7 +17,7 @@ import {
   type ActionFailure,
   type LeaseNotice,
 } from './lease-notices';
-import { leaseOutcomeOnceEnded, leaseStateNow } from './lease-outcome';
+import { leaseOutcomeNow, leaseOutcomeOnceEnded } from './lease-outcome';
 import { settleDrafts, type SettledDrafts } from './settle-drafts';
 import { currentMaxBoxes, refusedForBoxCount } from './too-many-boxes';
 
@@ -301,11 +301,11 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
         // Without an answer the Skip may have arrived: the lease's state says, rather than "not skipped",
         // which left the worker drawing on a task given back (a Submit then threw those boxes away).
         if (mayHaveArrived(error)) {
-          const now = await leaseStateNow(checkout.checkout_id);
+          const now = await leaseOutcomeNow(checkout.checkout_id);
           if (!alive.current) return;
           if (now === 'released') return done(checkout, SKIPPED_NOTICE);
           if (now === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
-          if (now === 'expired' || now === 'cancelled' || now === 'completed') return end(checkout, now, 0);
+          if (now) return end(checkout, now, 0);
         }
         setBusy(null);
         setFailure({ title: 'The task was not skipped', errors: errorItems(error) });

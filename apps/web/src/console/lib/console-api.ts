@@ -40,26 +40,13 @@ function query(params: Record<string, string | number | undefined>): string {
   return text ? `?${text}` : '';
 }
 
-/**
- * How long a console write (save, create, cancel, revoke, rotate, redeliver) may go unanswered before it
- * counts as no answer. Without it a connection that died quietly held a busy dialog (which cannot be
- * closed while its request runs) on "Working…" for good, the page behind it out of reach. Generous: a
- * project's cancel of every outstanding task may take a while.
- */
-export const CONSOLE_WRITE_TIMEOUT_MS = 60_000;
-
-/** A console write: its `data`, or an unanswered ApiError after CONSOLE_WRITE_TIMEOUT_MS. */
-async function write<T>(path: string, method: 'POST' | 'PATCH' | 'DELETE', body?: unknown): Promise<T> {
-  return (await apiRequest<T>(path, { method, body, timeoutMs: CONSOLE_WRITE_TIMEOUT_MS })).data;
-}
-
 export const consoleApi = {
   projects: (signal?: AbortSignal) => api.get<ConsoleProjectResponse[]>('/api/console/projects', signal),
   project: (uuid: string, signal?: AbortSignal) => api.get<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, signal),
-  createProject: (body: CreateProjectBody) => write<ConsoleProjectResponse>('/api/console/projects', 'POST', body),
+  createProject: (body: CreateProjectBody) => api.post<ConsoleProjectResponse>('/api/console/projects', body),
   /** Saves over the version of the project that was read (its `updated_at`) only: a save made since elsewhere is a 409. */
   updateProject: (uuid: string, readUpdatedAt: string, body: UpdateProjectBody) =>
-    write<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, 'PATCH', { ...body, expected_updated_at: readUpdatedAt }),
+    api.patch<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, { ...body, expected_updated_at: readUpdatedAt }),
   progress: (uuid: string, signal?: AbortSignal) => api.get<ProjectProgress>(`/api/console/projects/${id(uuid)}/progress`, signal),
   /**
    * The task list keeps `next_cursor` beside `data`, so this reads the whole body. `reported` lists only
@@ -70,19 +57,18 @@ export const consoleApi = {
   task: (uuid: string, taskUuid: string, signal?: AbortSignal) =>
     api.get<ConsoleTaskDetail>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}`, signal),
   resultsUrl: (uuid: string, format: 'json' | 'coco' | 'csv') => `/api/console/projects/${id(uuid)}/results?format=${format}`,
-  cancelOutstanding: (uuid: string) => write<CancelResult>(`/api/console/projects/${id(uuid)}/cancel_outstanding`, 'POST', {}),
+  cancelOutstanding: (uuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/cancel_outstanding`),
   /** Cancels one task as cancelOutstanding does every outstanding one; `cancelled` is 0 when it was already complete or cancelled. */
-  cancelTask: (uuid: string, taskUuid: string) => write<CancelResult>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}/cancel`, 'POST', {}),
+  cancelTask: (uuid: string, taskUuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}/cancel`),
 
   apiKeys: (signal?: AbortSignal) => api.get<ApiKeyResponse[]>('/api/console/api_keys', signal),
-  createApiKey: (mode: 'live' | 'test') => write<CreatedApiKeyResponse>('/api/console/api_keys', 'POST', { mode }),
-  revokeApiKey: (keyId: string) => write<ApiKeyResponse>(`/api/console/api_keys/${id(keyId)}`, 'DELETE'),
+  createApiKey: (mode: 'live' | 'test') => api.post<CreatedApiKeyResponse>('/api/console/api_keys', { mode }),
+  revokeApiKey: (keyId: string) => api.delete<ApiKeyResponse>(`/api/console/api_keys/${id(keyId)}`),
 
   webhooks: (signal?: AbortSignal) => api.get<WebhookSettings>('/api/console/webhooks', signal),
   webhookEvents: (options: { state?: WebhookEventState; before?: string }, signal?: AbortSignal) =>
     api.get<WebhookEvent[]>(`/api/console/webhooks/events${query(options)}`, signal),
-  rotateSigningSecret: () => write<WebhookSettings>('/api/console/webhooks/signing-secret/rotate', 'POST', {}),
-  redeliverFailed: () => write<{ redelivered: number; more: boolean }>('/api/console/webhooks/events/redeliver-failed', 'POST', {}),
-  redeliver: (eventId: string) =>
-    apiRequest<{ id: string; state: string }>(`/api/console/webhooks/events/${id(eventId)}/redeliver`, { method: 'POST', body: {}, timeoutMs: CONSOLE_WRITE_TIMEOUT_MS }),
+  rotateSigningSecret: () => api.post<WebhookSettings>('/api/console/webhooks/signing-secret/rotate'),
+  redeliverFailed: () => api.post<{ redelivered: number; more: boolean }>('/api/console/webhooks/events/redeliver-failed'),
+  redeliver: (eventId: string) => apiRequest<{ id: string; state: string }>(`/api/console/webhooks/events/${id(eventId)}/redeliver`, { method: 'POST', body: {} }),
 };

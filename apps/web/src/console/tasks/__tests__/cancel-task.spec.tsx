@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { ApiError } from '../../../api/client';
-import { CONSOLE_WRITE_TIMEOUT_MS, consoleApi, type CancelResult, type ConsoleTaskDetail } from '../../lib/console-api';
+import { ApiError, WRITE_TIMEOUT_MS } from '../../../api/client';
+import { consoleApi, type CancelResult, type ConsoleTaskDetail } from '../../lib/console-api';
 import { CancelTask, cancelTaskResultText } from '../cancel-task';
 import { installDialog } from '../../__tests__/jsdom-dialog';
 
@@ -123,7 +123,7 @@ describe('CancelTask', () => {
       const { dialog } = openDialog(aTask(), onDone);
       await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel the task' })));
       expect(within(dialog).getByRole('button', { name: 'Working…' })).toBeTruthy();
-      await act(async () => void (await jest.advanceTimersByTimeAsync(CONSOLE_WRITE_TIMEOUT_MS)));
+      await act(async () => void (await jest.advanceTimersByTimeAsync(WRITE_TIMEOUT_MS)));
       expect(dialog.hasAttribute('open')).toBe(false);
       expect(screen.getByRole('alert').textContent).toContain('No answer from the server: the task may have been cancelled.');
       expect(onDone).toHaveBeenCalledTimes(1);

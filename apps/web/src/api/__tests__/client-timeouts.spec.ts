@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { ApiError, READ_TIMEOUT_MS, api } from '../client';
+import { ApiError, READ_TIMEOUT_MS, WRITE_TIMEOUT_MS, api } from '../client';
+import { sessionApi } from '../session.api';
 import { neverAnswer } from './never-answer';
 
 const realFetch = globalThis.fetch;
@@ -8,18 +9,20 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-describe('a page’s read', () => {
+describe('a request without an answer', () => {
   it.each([
-    ['get', () => api.get('/api/console/projects')],
-    ['getBody', () => api.getBody('/api/work/submissions')],
-  ])('%s gives up as unanswered (status 0) after READ_TIMEOUT_MS, not before', async (_name, read) => {
+    ['a read (get)', () => api.get('/api/console/projects'), READ_TIMEOUT_MS],
+    ['a read (getBody)', () => api.getBody('/api/work/submissions'), READ_TIMEOUT_MS],
+    ['a console write', () => api.post('/api/console/api_keys', { mode: 'live' }), WRITE_TIMEOUT_MS],
+    ['a log-in', () => sessionApi.logIn('a@example.com', 'correct horse battery'), WRITE_TIMEOUT_MS],
+  ])('%s is given up as unanswered (status 0) after its time, not before', async (_name, call, timeoutMs) => {
     jest.useFakeTimers();
     neverAnswer();
     let settled = false;
-    const outcome = read()
+    const outcome = call()
       .catch((e: unknown) => e)
       .finally(() => (settled = true));
-    await jest.advanceTimersByTimeAsync(READ_TIMEOUT_MS - 1);
+    await jest.advanceTimersByTimeAsync(timeoutMs - 1);
     expect(settled).toBe(false);
     await jest.advanceTimersByTimeAsync(1);
     const error = await outcome;
