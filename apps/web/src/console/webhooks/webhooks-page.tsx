@@ -1,12 +1,11 @@
-import type { ErrorItem } from '@crowdbox/contracts';
 import { useState } from 'react';
-import { errorItems, mayHaveArrived } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { CopyButton } from '../components/copy-button';
 import { consoleApi, type WebhookEndpoint, type WebhookSettings } from '../lib/console-api';
+import { useConfirmedRequest } from '../lib/use-confirmed-request';
 import { useLoad } from '../lib/use-load';
 import { EventLog } from './event-log';
 
@@ -70,31 +69,11 @@ function SigningSecret({ settings, onRotated }: { settings: WebhookSettings; onR
  * the new one for a day, so receivers can switch without rejecting a delivery.
  */
 function RotateSecret({ onRotated }: { onRotated: () => void }) {
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<ErrorItem[]>([]);
-  const [unsure, setUnsure] = useState(false);
-  const confirm = async () => {
-    setBusy(true);
-    setErrors([]);
-    setUnsure(false);
-    try {
-      await consoleApi.rotateSigningSecret();
-      onRotated();
-    } catch (error) {
-      setErrors(errorItems(error));
-      // Without an answer the server may have rotated it: the settings are read again, so the page shows
-      // the secret that signs now, not the replaced one, and a second rotation (which would retire the
-      // replaced one at once, breaking receivers still on it) is not pressed in the belief the first failed.
-      if (mayHaveArrived(error)) {
-        setUnsure(true);
-        onRotated();
-      }
-    } finally {
-      setBusy(false);
-      setOpen(false);
-    }
-  };
+  // Without an answer the server may have rotated it: the settings are read again then too (onDone), so
+  // the page shows the secret that signs now, not the replaced one, and a second rotation (which would
+  // retire the replaced one at once, breaking receivers still on it) is not pressed in the belief the
+  // first failed.
+  const { open, setOpen, busy, errors, setErrors, unsure, confirm } = useConfirmedRequest(() => consoleApi.rotateSigningSecret(), onRotated);
   return (
     <>
       <ErrorList
@@ -105,7 +84,15 @@ function RotateSecret({ onRotated }: { onRotated: () => void }) {
             : 'The secret was not rotated.'
         }
       />
-      <button type="button" className="button small" onClick={() => setOpen(true)} data-testid="rotate-secret">
+      <button
+        type="button"
+        className="button small"
+        onClick={() => {
+          setErrors([]);
+          setOpen(true);
+        }}
+        data-testid="rotate-secret"
+      >
         Rotate secret
       </button>
       <ConfirmDialog
