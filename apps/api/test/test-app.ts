@@ -17,7 +17,7 @@ export interface RequestOptions {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS';
   url: string;
   headers?: Record<string, string>;
-  /** An object is sent as JSON; a string is sent as is. */
+  /** An object is sent as JSON; a string or a Buffer is sent as is. */
   body?: unknown;
   /** The peer's address as the server sees it (the socket's); 127.0.0.1 unless given. */
   remoteAddress?: string;
@@ -73,8 +73,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
   const db = app.get<DataSource>(getDataSourceToken());
   const request = async (options: RequestOptions): Promise<TestResponse> => {
     const headers = { ...(options.headers ?? {}) };
-    let payload: string | undefined;
-    if (typeof options.body === 'string') payload = options.body;
+    let payload: string | Buffer | undefined;
+    if (typeof options.body === 'string' || Buffer.isBuffer(options.body)) payload = options.body;
     else if (options.body !== undefined) {
       payload = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';

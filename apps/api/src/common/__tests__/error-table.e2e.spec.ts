@@ -114,6 +114,24 @@ describe('the error table', () => {
     }
   });
 
+  it('400 body: the body is not UTF-8, and nothing is stored', async () => {
+    const before = await taskCount();
+    // "Café" in Latin-1: decoded anyway, the é would be stored as U+FFFD.
+    const latin1 = Buffer.from(JSON.stringify({ task: { project_uuid: r.projectUuid, substitutions: { object: 'Café' } } }), 'latin1');
+    const res = await addTask(latin1);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ errors: [{ field: 'body', detail: 'body is not valid UTF-8; send JSON encoded in UTF-8' }] });
+    expect(await taskCount()).toBe(before);
+  });
+
+  it('a body that starts with a UTF-8 byte order mark is read as JSON', async () => {
+    const json = JSON.stringify({ task: { project_uuid: r.projectUuid, substitutions: { object: 'Café' } } });
+    const res = await addTask(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(json, 'utf8')]));
+    expect(res.status).toBe(201);
+    const read = await t.request({ method: 'GET', url: `/api/v1/tasks/${res.body.data.task_uuid}`, headers: { apikey: r.liveKey } });
+    expect(read.body.data.prompt).toContain('Café');
+  });
+
   it('413 body: more than 1 MiB to add_task (add_tasks takes up to 10 MiB)', async () => {
     const big = JSON.stringify({ task: { project_uuid: r.projectUuid, substitutions: { object: 'car' } }, pad: 'x'.repeat(1024 * 1024) });
     const before = await taskCount();

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isUtf8 } from 'node:buffer';
 import { LIMITS } from '@crowdbox/contracts';
 import { ApiException } from '../errors/api.exception';
 
@@ -8,7 +9,9 @@ export const BODY_LIMIT_CONFIG = 'bodyLimit';
 /**
  * All bodies are JSON. The parser replaces Fastify's so that media types match case-insensitively
  * (`Application/json` from ex_cogmint), any declared type is read as JSON (curl -d sends form encoding),
- * and an empty body is "no body".
+ * and an empty body is "no body". JSON text is UTF-8 (RFC 8259 §8.1): a body in another encoding is a
+ * 400, where decoding it anyway would store U+FFFD in place of the requester's accented letters, and a
+ * leading byte order mark, which the RFC lets a parser ignore (Windows tools write one), is skipped.
  *
  * Each route gets its limit as Fastify's own route `bodyLimit` (1 MiB; add_tasks 10 MiB through
  * BODY_LIMIT_CONFIG), so Fastify refuses a larger declared Content-Length before reading a byte, and
@@ -25,7 +28,11 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     '*',
     { parseAs: 'buffer' },
     (_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
-      const text = body.toString('utf8');
+      if (!isUtf8(body)) {
+        done(ApiException.of(400, 'body', 'body is not valid UTF-8; send JSON encoded in UTF-8'));
+        return;
+      }
+      const text = body.toString('utf8', startsWithBom(body) ? 3 : 0);
       if (text.trim() === '') {
         done(null, undefined);
         return;
@@ -37,6 +44,10 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
       }
     },
   );
+}
+
+function startsWithBom(body: Buffer): boolean {
+  return body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
 }
 
 function routeBodyLimit(config: Record<string, unknown> | undefined): number {
