@@ -23,10 +23,17 @@ export function storable<T extends z.ZodType<string>>(schema: T, { abort = true 
   return schema.refine((value) => !UNSTORABLE.test(value), { error: UNSTORABLE_TEXT_DETAIL, abort });
 }
 
-/** An absolute http(s) URL, at most LIMITS.urlChars long. */
+/**
+ * An absolute http(s) URL, at most LIMITS.urlChars long, without the spaces around it: the URL parser
+ * ignores them, so they would be stored and echoed back in the task as part of an address they are not
+ * part of.
+ */
 export const httpUrl = storable(
   // abort: past the limit, the length is the one thing to fix, whatever else is wrong.
-  z.string({ error: 'must be an absolute http(s) URL' }).max(LIMITS.urlChars, { error: `must be at most ${LIMITS.urlChars} characters`, abort: true }),
+  z
+    .string({ error: 'must be an absolute http(s) URL' })
+    .trim()
+    .max(LIMITS.urlChars, { error: `must be at most ${LIMITS.urlChars} characters`, abort: true }),
 ).refine(
   (value) => {
     try {

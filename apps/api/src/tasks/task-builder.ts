@@ -52,11 +52,13 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
       values[name] = value;
     }
   }
-  const imageFromVariable = own(given, project.imageVariable) ?? own(project.variables, project.imageVariable) ?? null;
+  let imageFromVariable = own(given, project.imageVariable) ?? own(project.variables, project.imageVariable) ?? null;
   if (!input.external_image_url && imageFromVariable !== null) {
     const image = httpUrl.safeParse(imageFromVariable);
     // httpUrl's own reason (not a URL, or too long), said of the image.
     if (!image.success) errors.push({ field: `${field}.substitutions.${project.imageVariable}`, detail: `${image.error.issues[0].message} (it is the image)` });
+    // As httpUrl reads it (without the spaces around it), like an external_image_url given as such.
+    else imageFromVariable = image.data;
   }
   if (errors.length > before) return undefined;
   const prompt = prepareRender(project.template, values);

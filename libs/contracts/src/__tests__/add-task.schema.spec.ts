@@ -90,6 +90,12 @@ describe('callback_url', () => {
     expect(issues(base + 'a'.repeat(LIMITS.urlChars))).toEqual([['task.callback_url', 'must be at most 8192 characters']]);
   });
 
+  it('is read without the spaces around it, as the URL parser reads it', () => {
+    const parsed = addTaskBodySchema.parse({ task: { callback_url: ' \thttps://hooks.example.com/x \n', external_image_url: '  https://img.example.com/a.jpg ' } });
+    expect(parsed.task).toMatchObject({ callback_url: 'https://hooks.example.com/x', external_image_url: 'https://img.example.com/a.jpg' });
+    expect(issues('   ')).toEqual([['task.callback_url', 'must be an absolute http(s) URL']]);
+  });
+
   it('accepts a plain address, and an empty "@" that carries no credentials', () => {
     expect(issues('https://hooks.example.com/x?a=1')).toEqual([]);
     expect(issues('https://@hooks.example.com/x')).toEqual([]);

@@ -23,6 +23,17 @@ describe('boxes a submission may hold', () => {
   });
 });
 
+describe('a submitted box', () => {
+  it('that is not an object is named as the box it should be', () => {
+    const box = { label: 'car', center_x: 5, center_y: 5, width: 4, height: 4 };
+    const issues = submitBodySchema.safeParse({ annotations: [box, null, 'car'], image_width: 10, image_height: 10 }).error?.issues;
+    expect(issues?.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['annotations.1', 'must be a box {label, center_x, center_y, width, height}'],
+      ['annotations.2', 'must be a box {label, center_x, center_y, width, height}'],
+    ]);
+  });
+});
+
 describe('the checkout body', () => {
   it('reads project_uuid in lower case, as PostgreSQL writes it and the project cache is keyed', () => {
     const upper = '0F8FAD5B-D9CB-469F-A165-70867728950E';

@@ -19,14 +19,17 @@ export const checkoutBodySchema = objectBody(
 export type CheckoutBody = z.output<typeof checkoutBodySchema>;
 
 /** One box as the worker app sends it: integer pixels of the original image. */
-const annotationSchema = z.object({
-  // storable: the label goes into the submit's jsonb parameters before it is compared with the project's.
-  label: storable(z.string({ error: 'must be one of the project\u2019s labels' })),
-  center_x: intBetween(0, LIMITS.imagePixels),
-  center_y: intBetween(0, LIMITS.imagePixels),
-  width: intBetween(1, LIMITS.imagePixels),
-  height: intBetween(1, LIMITS.imagePixels),
-});
+const annotationSchema = z.object(
+  {
+    // storable: the label goes into the submit's jsonb parameters before it is compared with the project's.
+    label: storable(z.string({ error: 'must be one of the project\u2019s labels' })),
+    center_x: intBetween(0, LIMITS.imagePixels),
+    center_y: intBetween(0, LIMITS.imagePixels),
+    width: intBetween(1, LIMITS.imagePixels),
+    height: intBetween(1, LIMITS.imagePixels),
+  },
+  { error: 'must be a box {label, center_x, center_y, width, height}' },
+);
 
 export const submitBodySchema = objectBody(
   z.object({

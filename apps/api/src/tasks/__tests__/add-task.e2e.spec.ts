@@ -211,6 +211,26 @@ describe('add_task (POST /api/v1/projects/add_task)', () => {
     expect(bad.body.errors).toEqual([{ field: 'task.substitutions.image_url', detail: expect.stringContaining('http(s) URL') }]);
   });
 
+  it('stores and answers URLs without the spaces around them, given or from the image variable', async () => {
+    const given = await addTask(t, r.liveKey, {
+      project_uuid: r.projectUuid,
+      callback_url: ' https://hooks.example.com/crowdbox\n',
+      external_image_url: `\t${IMAGE} `,
+      substitutions: { object: 'car' },
+    });
+    expect(given.status).toBe(201);
+    expect(given.body.data).toMatchObject({ callback_url: 'https://hooks.example.com/crowdbox', external_image_url: IMAGE });
+    const fromVariable = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car', image_url: `  ${IMAGE}  ` } });
+    expect(fromVariable.body.data.external_image_url).toBe(IMAGE);
+    const stored = await t.db.query('SELECT callback_url, external_image_url FROM tasks WHERE id = ANY($1) ORDER BY created_at', [
+      [given.body.data.task_uuid, fromVariable.body.data.task_uuid],
+    ]);
+    expect(stored).toEqual([
+      { callback_url: 'https://hooks.example.com/crowdbox', external_image_url: IMAGE },
+      { callback_url: null, external_image_url: IMAGE },
+    ]);
+  });
+
   describe('URL lengths', () => {
     // A presigned S3 URL with an STS session token: its query string is most of it.
     const presigned = (length: number) => {
