@@ -37,24 +37,30 @@ describe('log-in and sign-up from the keyboard', () => {
     expect(await page.locator('#auth-password-error').innerText()).toBe('must be at least 8 characters');
   });
 
-  it('keeps the focus on Log in when the answer belongs to no field', async () => {
+  it('moves the focus to the error summary when the answer belongs to no field; Tab then leads to Email', async () => {
     const h = harness();
     const worker = await aWorker(h, 'Lou Login');
     const page = await h.newPage();
     await page.goto('/login');
     await page.getByLabel('Email').fill(worker.email);
     await page.getByLabel('Password').fill('not the password');
-    await page.getByLabel('Password').press('Enter');
-    await page.getByRole('alert').filter({ hasText: 'email or password is wrong' }).waitFor();
-    await page.getByRole('button', { name: 'Log in' }).focus();
     const login = await holdNextRequest(page, '**/api/session/login');
-    await page.keyboard.press('Enter');
+    await page.getByLabel('Password').press('Enter');
     await login.reached;
-    expect(await focused(page)).toBe('BUTTON Please wait…');
+    expect(await focused(page)).toBe('auth-password');
+    await page.getByRole('button', { name: 'Please wait…' }).waitFor();
     await login.release();
-    await page.getByRole('button', { name: 'Log in' }).waitFor();
-    expect(await focused(page)).toBe('BUTTON Log in');
+    const summary = page.getByRole('alert').filter({ hasText: 'email or password is wrong' });
+    await summary.waitFor();
+    await expectEventually(async () => (await focused(page)) === 'DIV email or password is wrong', 'the focus on the summary', () => focused(page));
+    // The error stays while the password is typed again; Enter from the field sends it.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('auth-email');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('x');
+    expect(await summary.isVisible()).toBe(true);
   });
+
   it('after a sign-up that got no answer, says the account may have been made, which the next try then confirms', async () => {
     const h = harness();
     const page = await h.newPage();

@@ -1,10 +1,7 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import type { ErrorItem } from '@crowdbox/contracts';
-import { errorItems, mayHaveArrived } from '../api/client';
 import { ErrorList } from '../shell/error-list';
-import { FormFields, unclaimedErrors, type FormField } from '../shell/form-fields';
-import { useFocusFirstError } from '../shell/use-focus-first-error';
+import { FormFields, NEW_PASSWORD_HINT, unclaimedErrors, useServerForm, type FormField } from '../shell/form-fields';
 import { safeNext } from './require-session';
 import { useSession } from './session-context';
 
@@ -22,7 +19,7 @@ const FIELDS: Record<AuthFormProps['mode'], Field[]> = {
   signup: [
     { name: 'name', label: 'Your name', type: 'text', autoComplete: 'name' },
     { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
-    { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password', hint: 'At least 8 characters.' },
+    { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password', hint: NEW_PASSWORD_HINT },
   ],
 };
 
@@ -32,32 +29,16 @@ function AuthForm({ mode }: AuthFormProps) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
-  const [values, setValues] = useState({ name: '', email: '', password: '' });
-  const [errors, setErrors] = useState<ErrorItem[]>([]);
-  const [busy, setBusy] = useState(false);
-  // A sign-up without an answer may have made the account: a second try would say the email is taken.
-  const [unsure, setUnsure] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const refused = useFocusFirstError(formRef);
+  // A sign-up without an answer may have made the account (a second try would say the email is taken): the
+  // form says so until a try succeeds. A log-in without an answer did nothing a second try would undo.
+  const form = useServerForm({ name: '', email: '', password: '' }, async (values) => {
+    if (mode === 'login') await session.logIn(values.email, values.password);
+    else await session.signUp(values.email, values.password, values.name);
+    navigate(next, { replace: true });
+  });
+  const { values, errors, busy } = form;
 
   if (session.state.status === 'signed-in' && !busy) return <Navigate to={next} replace />;
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setErrors([]);
-    try {
-      if (mode === 'login') await session.logIn(values.email, values.password);
-      else await session.signUp(values.email, values.password, values.name);
-      navigate(next, { replace: true });
-    } catch (error) {
-      refused();
-      setErrors(errorItems(error));
-      setUnsure(mode === 'signup' && mayHaveArrived(error));
-      setBusy(false);
-    }
-  };
 
   const title = mode === 'login' ? 'Log in' : 'Create an account';
   const otherLink: ReactNode =
@@ -74,11 +55,14 @@ function AuthForm({ mode }: AuthFormProps) {
 
   return (
     <div className="auth-page">
-      <form ref={formRef} className="card auth-card" onSubmit={onSubmit} noValidate aria-labelledby="auth-title" data-testid={`${mode}-form`}>
+      <form ref={form.formRef} className="card auth-card" onSubmit={form.onSubmit} noValidate aria-labelledby="auth-title" data-testid={`${mode}-form`}>
         <h1 id="auth-title">{title}</h1>
         <p className="muted">One account works on tasks and runs projects.</p>
-        <ErrorList errors={rootErrors} title={unsure ? 'No answer from the server: your account may have been made. Log in with this email and password.' : undefined} />
-        <FormFields idPrefix="auth" fields={FIELDS[mode]} values={values} errors={errors} onChange={(name, value) => setValues((v) => ({ ...v, [name]: value }))} />
+        <ErrorList
+          errors={rootErrors}
+          note={mode === 'signup' && form.unsure ? 'No answer from the server: your account may have been made. Log in with this email and password.' : undefined}
+        />
+        <FormFields idPrefix="auth" fields={FIELDS[mode]} values={values} errors={errors} onChange={form.change} />
         {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
         <button className="button primary wide" type="submit" aria-disabled={busy || undefined}>
           {busy ? 'Please wait…' : title}
