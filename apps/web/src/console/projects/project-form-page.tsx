@@ -199,6 +199,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
       }
     } catch (error) {
       setBusy(false);
+      refused();
       return setErrors(errorItems(error));
     }
     await save();
