@@ -1,6 +1,6 @@
 import type { ErrorItem } from '@crowdbox/contracts';
 import { useState } from 'react';
-import { ApiError, errorItems } from '../api/client';
+import { ApiError, errorItems, mayHaveArrived } from '../api/client';
 import { sessionApi } from '../api/session.api';
 import { useSession } from '../auth/session-context';
 import { ErrorList } from '../shell/error-list';
@@ -17,6 +17,9 @@ export function AccountPage() {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [done, setDone] = useState<string | null>(null);
+  // The last press got no answer: the server may have signed the others out. Pressing again is harmless
+  // and says how many were still signed in.
+  const [unsure, setUnsure] = useState(false);
 
   // The API client leaves 401s of /api/session/* to their callers (a wrong log-in is one); here a 401
   // means this session ended elsewhere, so the session is read again and RequireSession asks to log in.
@@ -29,10 +32,12 @@ export function AccountPage() {
     setBusy(true);
     setErrors([]);
     setDone(null);
+    setUnsure(false);
     try {
       setDone(signedOutText((await sessionApi.logOutOthers()).signed_out_sessions));
     } catch (error) {
       setErrors(errorItems(error));
+      setUnsure(mayHaveArrived(error));
       onError(error);
     } finally {
       setBusy(false);
@@ -59,10 +64,10 @@ export function AccountPage() {
             {done}
           </p>
         )}
-        <ErrorList errors={errors} />
+        <ErrorList errors={errors} title={unsure ? 'No answer from the server: the other sessions may have been signed out. Press the button again to be sure.' : undefined} />
         {/* aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body. */}
         <button type="button" className="button danger" aria-disabled={busy || undefined} onClick={logOutOthers}>
-          Sign out of other sessions
+          {busy ? 'Please wait…' : 'Sign out of other sessions'}
         </button>
       </section>
     </div>

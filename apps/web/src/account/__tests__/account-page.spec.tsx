@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { ApiError } from '../../api/client';
+import { sessionApi } from '../../api/session.api';
+import { SessionProvider } from '../../auth/session-context';
+import { AccountPage } from '../account-page';
+
+beforeEach(() => {
+  jest.spyOn(sessionApi, 'me').mockResolvedValue({ id: 'u1', account_id: 'a1', email: 'wanda@example.com', name: 'Wanda', created_at: '2026-11-01T10:00:00.000Z' });
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+async function open() {
+  render(
+    <SessionProvider>
+      <AccountPage />
+    </SessionProvider>,
+  );
+  await act(async () => undefined);
+}
+
+describe('Sign out of other sessions', () => {
+  it('says it is busy while on its way, and after no answer that the others may have been signed out', async () => {
+    let fail: (error: unknown) => void = () => undefined;
+    jest
+      .spyOn(sessionApi, 'logOutOthers')
+      .mockImplementationOnce(() => new Promise((_, reject) => (fail = reject)))
+      .mockResolvedValueOnce({ signed_out_sessions: 0 });
+    await open();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Sign out of other sessions' })));
+    expect(screen.getByRole('button', { name: 'Please wait…' }).getAttribute('aria-disabled')).toBe('true');
+    await act(async () => fail(new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false)));
+    expect(screen.getByRole('alert').textContent).toBe(
+      'No answer from the server: the other sessions may have been signed out. Press the button again to be sure.The server could not be reached. Check your connection and try again.',
+    );
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Sign out of other sessions' })));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByTestId('others-signed-out').textContent).toBe('No other session was signed in.');
+  });
+
+  it('says nothing of a sign-out when the API refused it', async () => {
+    jest.spyOn(sessionApi, 'logOutOthers').mockRejectedValue(new ApiError(429, [{ field: 'root', detail: 'too many requests' }]));
+    await open();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Sign out of other sessions' })));
+    expect(screen.getByRole('alert').textContent).toBe('too many requests');
+  });
+});
