@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, createApiKey, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../../test/test-app';
+import { leaseInDb } from '../../../test/work-fixtures';
 import { RouteTable } from '../../common/http/route-table';
 
 /**
@@ -162,6 +163,11 @@ interface World {
   ids: Ids;
   /** Strings of the owner's and its worker's that no stranger's answer may hold. */
   secrets: string[];
+  /** The owner's resources in other states, each named: what a stranger is refused on too. */
+  variants: Array<{ name: string; ids: Ids }>;
+  /** Credentials that once were the owner's: a revoked live key, a logged-out session. */
+  revokedKey: string;
+  loggedOut: string;
 }
 
 /**
@@ -213,7 +219,29 @@ describe('access matrix: who may call every route', () => {
     const [{ webhook_signing_secret: signingSecret }] = await t.db.query('SELECT webhook_signing_secret FROM accounts WHERE id = $1', [owner.accountId]);
     const ids = { project: owner.projectUuid, task, doneTask, lease: lease.checkout_id, key, event };
     const secrets = [owner.email, worker.email, owner.token, worker.token, owner.liveKey, owner.testKey, key, event, submission, signingSecret, lease.checkout_id, doneTask];
-    return { owner, worker, ids, secrets };
+
+    // Ended leases of the worker's (on tasks of their own), a cancelled task, a revoked key: a stranger must
+    // not tell these from missing ones either, e.g. by a "checkout has expired" where a missing one is 404.
+    const [{ checkout_id: submittedLease }] = await t.db.query('SELECT checkout_id FROM submissions WHERE id = $1', [submission]);
+    const endedLease = async (state: 'released' | 'expired' | 'cancelled') => leaseInDb(t.db, await aTask(t, owner), worker.userId, { state, expiresInSeconds: -60 });
+    const cancelledTask = await aTask(t, owner);
+    await t.db.query('UPDATE tasks SET cancelled_at = now() WHERE id = $1', [cancelledTask]);
+    const revokedKey = await createApiKey(t, owner, 'live');
+    const [{ id: revokedKeyId }] = await t.db.query('SELECT id FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1', [owner.accountId]);
+    expect((await t.request({ method: 'DELETE', url: `/api/console/api_keys/${revokedKeyId}`, headers: owner.auth })).status).toBe(200);
+    const login = await t.request({ method: 'POST', url: '/api/session/login', body: { email: owner.email, password: PASSWORD } });
+    const loggedOut = login.body.data.token as string;
+    expect((await t.request({ method: 'POST', url: '/api/session/logout', headers: { authorization: `Bearer ${loggedOut}` } })).status).toBe(200);
+    const upper = Object.fromEntries(Object.entries(ids).map(([name, id]) => [name, id.toUpperCase()])) as unknown as Ids;
+    const variants = [
+      { name: 'as they are', ids },
+      { name: 'in upper case', ids: upper },
+      { name: 'a submitted lease, a complete task', ids: { ...ids, lease: submittedLease, task: doneTask } },
+      { name: 'a released lease, a cancelled task', ids: { ...ids, lease: await endedLease('released'), task: cancelledTask } },
+      { name: 'an expired lease', ids: { ...ids, lease: await endedLease('expired') } },
+      { name: 'a cancelled lease, a revoked key', ids: { ...ids, lease: await endedLease('cancelled'), key: revokedKeyId } },
+    ];
+    return { owner, worker, ids, secrets, variants, revokedKey, loggedOut };
   }
 
   /** A stranger: another account with its own project, task, keys and session. */
@@ -326,8 +354,13 @@ describe('access matrix: who may call every route', () => {
         expectRefused(r, anonymous);
         if (r.who === 'apiKey') expect(anonymous.body.errors).toEqual([{ field: 'apikey', detail: 'Missing header apikey' }]);
         if (methodOf(r) === 'GET') expect((await t.request({ method: 'HEAD', url: requestOf(r, world.ids, world).url })).status).toBe(401);
-        const madeUp: Record<string, string> = r.who === 'apiKey' ? { apikey: `cb_live_${randomUUID()}` } : { authorization: `Bearer ${randomUUID()}` };
-        expectRefused(r, await changesNothing(world, () => send(r, world.ids, world, madeUp)));
+        const refused: Array<Record<string, string>> =
+          r.who === 'apiKey'
+            ? [{ apikey: `cb_live_${randomUUID()}` }, { apikey: world.revokedKey }]
+            : r.who === 'metrics'
+              ? [{ authorization: `Bearer ${randomUUID()}` }]
+              : [{ authorization: `Bearer ${randomUUID()}` }, { authorization: `Bearer ${world.loggedOut}` }, { cookie: `cb_session=${world.loggedOut}` }];
+        for (const headers of refused) expectRefused(r, await changesNothing(world, () => send(r, world.ids, world, headers)));
       });
     }
 
@@ -355,10 +388,12 @@ describe('access matrix: who may call every route', () => {
     if (r.stranger === 'notFound') {
       it("answers a stranger on the owner's resource exactly as on one that does not exist, and changes nothing", async () => {
         const stranger = await aStranger();
-        const foreign = await changesNothing(world, () => send(r, world.ids, world, strangerHeaders(r, stranger)), false);
         const missing = await send(r, MISSING, world, strangerHeaders(r, stranger));
-        expect(foreign.status).toBeLessThan(500);
-        expect({ status: foreign.status, body: foreign.body }).toEqual({ status: missing.status, body: missing.body });
+        expect(missing.status).toBeLessThan(500);
+        for (const { name, ids } of world.variants) {
+          const foreign = await changesNothing(world, () => send(r, ids, world, strangerHeaders(r, stranger)), false);
+          expect({ ids: name, status: foreign.status, body: foreign.body }).toEqual({ ids: name, status: missing.status, body: missing.body });
+        }
       });
     }
 
