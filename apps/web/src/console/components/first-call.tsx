@@ -32,7 +32,9 @@ export function FirstCall({ projectUuid, variables = ['image_url'], imageVariabl
         </span>
         <CopyButton text={snippet} what="curl command" />
       </div>
-      <pre tabIndex={0} aria-label="curl command">
+      {/* Focusable so a keyboard can scroll it; a region so its name is read (aria-label on a <pre> with
+          no role is ignored by most screen readers: axe aria-prohibited-attr, a11y/pages.spec). */}
+      <pre tabIndex={0} role="region" aria-label="curl command">
         <code>{snippet}</code>
       </pre>
     </div>
