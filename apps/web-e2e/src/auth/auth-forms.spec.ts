@@ -53,12 +53,21 @@ describe('log-in and sign-up from the keyboard', () => {
     const summary = page.getByRole('alert').filter({ hasText: 'email or password is wrong' });
     await summary.waitFor();
     await expectEventually(async () => (await focused(page)) === 'DIV email or password is wrong', 'the focus on the summary', () => focused(page));
-    // The error stays while the password is typed again; Enter from the field sends it.
+    // From the summary, Tab leads into the form; the error, the form's own, stays while a field is edited.
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('auth-email');
     await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('auth-password');
     await page.keyboard.type('x');
     expect(await summary.isVisible()).toBe(true);
+    // Show (beside the password) is a toggle, not a submit, and sending the form hides the password again.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('BUTTON Show');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#auth-password').getAttribute('type')).toBe('text');
+    expect(await focused(page)).toBe('BUTTON Hide');
+    await page.locator('#auth-password').press('Enter');
+    await expectEventually(async () => (await page.locator('#auth-password').getAttribute('type')) === 'password', 'the password hidden again');
   });
 
   it('after a sign-up that got no answer, says the account may have been made, which the next try then confirms', async () => {
