@@ -393,6 +393,10 @@ describe('access matrix: who may call every route', () => {
         for (const { name, ids } of world.variants) {
           const foreign = await changesNothing(world, () => send(r, ids, world, strangerHeaders(r, stranger)), false);
           expect({ ids: name, status: foreign.status, body: foreign.body }).toEqual({ ids: name, status: missing.status, body: missing.body });
+          if (methodOf(r) === 'GET') {
+            const head = await t.request({ method: 'HEAD', url: requestOf(r, ids, world).url, headers: strangerHeaders(r, stranger) });
+            expect({ ids: name, head: head.status }).toEqual({ ids: name, head: missing.status });
+          }
         }
       });
     }
@@ -449,11 +453,33 @@ describe('access matrix: who may call every route', () => {
       const w = isWrite(r) ? await aWorld() : world;
       const res = await send(r, w.ids, w, ownerHeaders(r, w));
       expect({ route: r.route, status: res.status, text: res.status === r.ok ? '' : res.text }).toEqual({ route: r.route, status: r.ok, text: '' });
+      // Requester and worker are strangers to each other: a worker is a per-project pseudonym to the
+      // requester (API.md §1), and a worker sees the task, not who posted it.
+      const otherParty = r.who === 'worker' ? [w.owner.email, w.owner.userId, w.owner.accountId] : [w.worker.email, w.worker.userId, w.worker.accountId];
+      if (r.who === 'worker' || r.who === 'requester' || r.who === 'apiKey') expect(otherParty.filter((secret) => res.text.includes(secret))).toEqual([]);
+      // HEAD is the GET's handler (Fastify's exposeHeadRoutes), the same status without a body.
+      if (methodOf(r) === 'GET') {
+        const head = await t.request({ method: 'HEAD', url: requestOf(r, w.ids, w).url, headers: ownerHeaders(r, w) });
+        expect({ route: r.route, head: head.status }).toEqual({ route: r.route, head: r.ok });
+      }
       if (r.who === 'apiKey') {
         const test = await changesNothing(w, () => send(r, w.ids, w, ownerHeaders(r, w, 'test')));
         expect({ route: r.route, status: test.status, text: test.status === r.ok ? '' : test.text }).toEqual({ route: r.route, status: r.ok, text: '' });
       }
     });
+  });
+
+  it("keeps Idempotency-Keys per account: a stranger sending the owner's key and body is not answered the owner's task", async () => {
+    const key = `matrix-${randomUUID()}`;
+    const body = { task: { project_uuid: world.ids.project, substitutions: { object: 'car' } } };
+    const owners = await t.request({ method: 'POST', url: '/api/v1/projects/add_task', headers: { apikey: world.owner.liveKey, 'idempotency-key': key }, body });
+    expect(owners.status).toBe(201);
+    const stranger = await aStranger();
+    for (const apikey of [stranger.liveKey, stranger.testKey]) {
+      const res = await changesNothing(world, () => t.request({ method: 'POST', url: '/api/v1/projects/add_task', headers: { apikey, 'idempotency-key': key }, body }), false);
+      expect(res.text).not.toContain(owners.body.data.task_uuid);
+      if (apikey === stranger.liveKey) expect(res.body).toEqual({ errors: [{ field: 'root', detail: 'project not found' }] });
+    }
   });
 
   it("answers the owner naming another account's task in its own project as a task that does not exist", async () => {
