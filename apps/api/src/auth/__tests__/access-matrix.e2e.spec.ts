@@ -13,14 +13,18 @@ import { RouteTable } from '../../common/http/route-table';
  * (method + path as Fastify registered it) and who may call it; the first test fails when the app has a
  * route the table does not list, or the table one the app lacks, so a new route cannot ship without its
  * access decided here. For each route, with the data of two accounts:
- * - no credentials, made-up credentials, and the other kind of credential (a session on /api/v1, an API
- *   key on a session route) are refused with the contract's 401 and change nothing;
- * - a stranger (another account's key or session) on the owner's resource gets exactly the answer for a
- *   resource that does not exist (API.md: "not found, or another account's"), or, on an account-wide
- *   route, an answer holding nothing of the owner's, and the owner's rows are unchanged;
+ * - no credentials, made-up, revoked or logged-out credentials, and the other kind of credential (a
+ *   session on /api/v1, an API key on a session route) are refused with the contract's 401 and change
+ *   nothing;
+ * - a stranger (another account's key or session; also the project's owner to its worker's lease, and the
+ *   worker to the owner's project) on the owner's resource gets exactly the answer for a resource that
+ *   does not exist (API.md: "not found, or another account's"), for ids in upper case and resources in
+ *   every state too (ended leases, complete and cancelled tasks, a revoked key), GET and HEAD; on an
+ *   account-wide route it gets an answer holding nothing of the owner's; the owner's rows are unchanged;
  * - writes to the cookie's routes from another site are 403 and change nothing; /api/v1 ignores Origin
  *   (docs/decisions.md, "Writes to the cookie's routes must come from our own pages (CSRF)");
- * - the owner itself is let through (so the refusals above are about who asks, not a broken request).
+ * - the owner itself is let through, as the web app calls (the cookie) or with a live or a test key, so the
+ *   refusals above are about who asks, not a broken request.
  */
 
 const METRICS_TOKEN = 'matrix-metrics-token';
@@ -125,8 +129,7 @@ const MATRIX: Route[] = [
   { route: 'DELETE /api/console/api_keys/:id', who: 'requester', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/console/api_keys/${ids.key}` }) },
   { route: 'GET /api/console/webhooks', who: 'requester', stranger: 'ownOnly', ok: 200 },
   { route: 'POST /api/console/webhooks/signing-secret/rotate', who: 'requester', stranger: 'ownOnly', ok: 200 },
-  // The owner's event as the page cursor: a stranger's page is the page after an event that does not exist.
-  { route: 'GET /api/console/webhooks/events', who: 'requester', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/console/webhooks/events?before=${ids.event}` }) },
+  { route: 'GET /api/console/webhooks/events', who: 'requester', stranger: 'ownOnly', ok: 200 },
   { route: 'POST /api/console/webhooks/events/redeliver-failed', who: 'requester', stranger: 'ownOnly', ok: 202 },
   { route: 'POST /api/console/webhooks/events/:id/redeliver', who: 'requester', stranger: 'notFound', ok: 202, request: (ids) => ({ url: `/api/console/webhooks/events/${ids.event}/redeliver` }) },
 
@@ -244,10 +247,14 @@ describe('access matrix: who may call every route', () => {
     return { owner, worker, ids, secrets, variants, revokedKey, loggedOut };
   }
 
-  /** A stranger: another account with its own project, task, keys and session. */
+  /** A stranger: another account with its own project, task, keys, session and failed webhook event. */
   const aStranger = async () => {
     const stranger = await aRequester(t);
     await aTask(t, stranger);
+    await t.db.query(`INSERT INTO webhook_events (id, account_id, type, payload, state) VALUES ($1, $2, 'task_completed', '{}', 'failed')`, [
+      randomUUID(),
+      stranger.accountId,
+    ]);
     return stranger;
   };
 
@@ -388,14 +395,20 @@ describe('access matrix: who may call every route', () => {
     if (r.stranger === 'notFound') {
       it("answers a stranger on the owner's resource exactly as on one that does not exist, and changes nothing", async () => {
         const stranger = await aStranger();
-        const missing = await send(r, MISSING, world, strangerHeaders(r, stranger));
-        expect(missing.status).toBeLessThan(500);
-        for (const { name, ids } of world.variants) {
-          const foreign = await changesNothing(world, () => send(r, ids, world, strangerHeaders(r, stranger)), false);
-          expect({ ids: name, status: foreign.status, body: foreign.body }).toEqual({ ids: name, status: missing.status, body: missing.body });
-          if (methodOf(r) === 'GET') {
-            const head = await t.request({ method: 'HEAD', url: requestOf(r, ids, world).url, headers: strangerHeaders(r, stranger) });
-            expect({ ids: name, head: head.status }).toEqual({ ids: name, head: missing.status });
+        // The other party is a stranger too: the project's owner to its worker's lease, the worker to the project.
+        const strangers = [{ who: 'another account', headers: strangerHeaders(r, stranger) }];
+        if (r.who === 'worker') strangers.push({ who: 'the project owner', headers: bearer(world.owner) });
+        if (r.who === 'requester') strangers.push({ who: 'its worker', headers: bearer(world.worker) });
+        for (const { who, headers } of strangers) {
+          const missing = await send(r, MISSING, world, headers);
+          expect(missing.status).toBeLessThan(500);
+          for (const { name, ids } of world.variants) {
+            const foreign = await changesNothing(world, () => send(r, ids, world, headers), false);
+            expect({ who, ids: name, status: foreign.status, body: foreign.body }).toEqual({ who, ids: name, status: missing.status, body: missing.body });
+            if (methodOf(r) === 'GET') {
+              const head = await t.request({ method: 'HEAD', url: requestOf(r, ids, world).url, headers });
+              expect({ who, ids: name, head: head.status }).toEqual({ who, ids: name, head: missing.status });
+            }
           }
         }
       });
