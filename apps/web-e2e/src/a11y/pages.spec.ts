@@ -3,9 +3,9 @@ import { AccountPage } from '../../support/pages/account.page';
 import { WorkHistoryPage } from '../../support/pages/work-history.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { TaskPage } from '../../support/pages/task.page';
-import { aProjectWithTasks, aWorker, aWorkerOnATask } from '../../support/scenario';
+import { aProjectWithTasks, aWorker, aWorkerOnATask, expireLease } from '../../support/scenario';
 import { ApiKeysPage, ProjectOverviewPage, TaskDetailPage, TaskListPage, WebhooksPage } from '../console/console.pages';
-import { signUpWorker, workOnNextTask } from '../console/requester-client';
+import { checkOutNext, signUpWorker, workOnNextTask } from '../console/requester-client';
 import { AxeAudit } from './axe';
 
 /**
@@ -209,6 +209,53 @@ describe('accessibility (axe-core): no serious or critical violations', () => {
     await newcomer.goto('/console/no-such-page');
     await newcomer.getByRole('heading', { level: 1 }).waitFor();
     await audit.check(newcomer, 'console not-found page');
+
+    audit.assertNone();
+  });
+
+  it('in the less common states: an expired lease, a task with problem reports, the label-change and rotate-secret dialogs, an event opened', async () => {
+    const h = harness();
+    const audit = new AxeAudit();
+    const { project, page, task } = await aWorkerOnATask(h, { tasks: 3 });
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await expireLease(h, await task.checkoutId());
+    await task.submit();
+    await task.expired.waitFor();
+    await audit.check(page, 'annotator, lease expired on submit');
+
+    // Another worker gives a task back with a problem; a third holds one, so renaming a label asks first.
+    const reporter = await aWorker(h, 'Rory Reporter');
+    const lease = await h.api.request({ method: 'POST', url: '/api/work/checkouts', headers: reporter.auth, body: { project_uuid: project.projectUuid } });
+    const reported: string = lease.body.data.task_uuid;
+    await h.api.request({ method: 'POST', url: `/api/work/checkouts/${lease.body.data.checkout_id}/release`, headers: reporter.auth, body: { problem: 'unclear_instructions' } });
+    await checkOutNext(h.baseUrl, await signUpWorker(h.baseUrl, 'Busy Worker'), project.projectUuid);
+    await addEvents(h, project.requester.accountId);
+
+    const consolePage = await h.newPage({ as: project.requester });
+    const tasks = new TaskListPage(consolePage);
+    await tasks.open(project.projectUuid);
+    await tasks.row(reported).getByTestId('task-problem-reports').waitFor();
+    await tasks.showReported(true);
+    await audit.check(consolePage, 'task list, reported tasks only');
+    const detail = new TaskDetailPage(consolePage);
+    await detail.open(project.projectUuid, reported);
+    await detail.problems.getByTestId('problem-row').first().waitFor();
+    await audit.check(consolePage, 'outstanding task with a problem report');
+
+    await consolePage.goto(`/console/projects/${project.projectUuid}/settings`);
+    await consolePage.getByLabel('Name of label 1', { exact: true }).fill('automobile');
+    await consolePage.getByRole('button', { name: 'Save changes' }).click();
+    await consolePage.getByRole('dialog').waitFor();
+    await audit.check(consolePage, 'settings, "Remove or rename labels in use?" dialog');
+    await consolePage.keyboard.press('Escape');
+
+    const hooks = new WebhooksPage(consolePage);
+    await hooks.open();
+    await hooks.events.first().locator('summary').click();
+    await audit.check(consolePage, 'event log, an event opened');
+    await consolePage.getByTestId('rotate-secret').click();
+    await consolePage.getByRole('dialog').waitFor();
+    await audit.check(consolePage, 'webhooks, rotate-secret dialog');
 
     audit.assertNone();
   });
