@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, createApiKey, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../../test/test-app';
-import { leaseInDb } from '../../../test/work-fixtures';
+import { asFixture, leaseInDb } from '../../../test/work-fixtures';
 import { RouteTable } from '../../common/http/route-table';
 
 /**
@@ -110,7 +110,7 @@ const MATRIX: Route[] = [
   { route: 'GET /api/work/checkouts/:id', who: 'worker', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/work/checkouts/${ids.lease}` }) },
   { route: 'POST /api/work/checkouts/:id/submit', who: 'worker', stranger: 'notFound', ok: 201,
     request: (ids) => ({ url: `/api/work/checkouts/${ids.lease}/submit`, body: { annotations: [A_BOX], image_width: 640, image_height: 480 } }) },
-  { route: 'POST /api/work/checkouts/:id/release', who: 'worker', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/work/checkouts/${ids.lease}/release`, body: {} }) },
+  { route: 'POST /api/work/checkouts/:id/release', who: 'worker', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/work/checkouts/${ids.lease}/release`, body: { problem: 'image_broken' } }) },
 
   // The console (API.md §4): a session of the account that owns the project, key or event.
   { route: 'GET /api/console/projects', who: 'requester', stranger: 'ownOnly', ok: 200 },
@@ -226,7 +226,12 @@ describe('access matrix: who may call every route', () => {
     // Ended leases of the worker's (on tasks of their own), a cancelled task, a revoked key: a stranger must
     // not tell these from missing ones either, e.g. by a "checkout has expired" where a missing one is 404.
     const [{ checkout_id: submittedLease }] = await t.db.query('SELECT checkout_id FROM submissions WHERE id = $1', [submission]);
-    const endedLease = async (state: 'released' | 'expired' | 'cancelled') => leaseInDb(t.db, await aTask(t, owner), worker.userId, { state, expiresInSeconds: -60 });
+    // Ended just now, so a late problem report (docs/decisions.md, "Problem reports") would still be taken.
+    const endedLease = async (state: 'released' | 'expired' | 'cancelled') => {
+      const id = await leaseInDb(t.db, await aTask(t, owner), worker.userId, { state, expiresInSeconds: -60 });
+      await asFixture(t.db, (tx) => tx.query('UPDATE checkouts SET ended_at = now() WHERE id = $1', [id]));
+      return id;
+    };
     const cancelledTask = await aTask(t, owner);
     await t.db.query('UPDATE tasks SET cancelled_at = now() WHERE id = $1', [cancelledTask]);
     const revokedKey = await createApiKey(t, owner, 'live');
