@@ -259,4 +259,25 @@ describe('accessibility (axe-core): no serious or critical violations', () => {
 
     audit.assertNone();
   });
+
+  it('on a touch phone, and with an image that does not load', async () => {
+    const h = harness();
+    const audit = new AxeAudit();
+    const project = await aProjectWithTasks(h, { tasks: 2, image: IMAGE });
+
+    // A coarse pointer: the annotator shows its touch controls.
+    const tablet = await h.newPage({ as: await aWorker(h, 'Tia Tablet'), viewport: { width: 390, height: 844 }, hasTouch: true });
+    await new TaskPage(tablet).goto(project.projectUuid);
+    await audit.check(tablet, 'touch phone: annotator, task loaded');
+
+    const page = await h.newPage({ as: await aWorker(h) });
+    await page.route('**/images/**', (route) => route.abort('failed'));
+    await page.goto(`/work/${project.projectUuid}`);
+    await page.getByTestId('image-failed').waitFor();
+    await audit.check(page, 'annotator, the image failed to load');
+    // The failed image's own console error is expected here; any other still fails.
+    for (const error of h.takeConsoleErrors()) expect(error).toMatch(/Failed to load resource: net::ERR_FAILED/);
+
+    audit.assertNone();
+  });
 });
