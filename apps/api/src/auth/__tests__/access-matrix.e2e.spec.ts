@@ -208,7 +208,8 @@ describe('access matrix: who may call every route', () => {
   });
 
   async function aWorld(): Promise<World> {
-    const owner = await aRequester(t, { display_name: `Owner's project ${randomUUID()}` });
+    const template = `<p>Owner words ${randomUUID()} [[object]] in [[place]]</p>`;
+    const owner = await aRequester(t, { display_name: `Owner's project ${randomUUID()}`, template });
     const worker = await signUp(t);
     const doneTask = await aCompletedTask(t, owner, worker);
     const task = await aTask(t, owner);
@@ -221,7 +222,7 @@ describe('access matrix: who may call every route', () => {
     const [{ id: submission }] = await t.db.query('SELECT id FROM submissions WHERE task_id = $1', [doneTask]);
     const [{ webhook_signing_secret: signingSecret }] = await t.db.query('SELECT webhook_signing_secret FROM accounts WHERE id = $1', [owner.accountId]);
     const ids = { project: owner.projectUuid, task, doneTask, lease: lease.checkout_id, key, event };
-    const secrets = [owner.email, worker.email, owner.token, worker.token, owner.liveKey, owner.testKey, key, event, submission, signingSecret, lease.checkout_id, doneTask];
+    const secrets = [template.slice(3, 51), owner.email, worker.email, owner.token, worker.token, owner.liveKey, owner.testKey, key, event, submission, signingSecret, lease.checkout_id, doneTask];
 
     // Ended leases of the worker's (on tasks of their own), a cancelled task, a revoked key: a stranger must
     // not tell these from missing ones either, e.g. by a "checkout has expired" where a missing one is 404.
@@ -438,6 +439,8 @@ describe('access matrix: who may call every route', () => {
         const secrets = [...world.secrets, world.owner.projectUuid].filter((s) => !requestOf(r, world.ids, world).url.includes(s));
         expect(secrets.filter((secret) => res.text.includes(secret))).toEqual([]);
         expect(res.text).not.toContain("Owner's project");
+        // The owner's own test key renders the owner's template (a dry run): what the stranger's must not see.
+        if (pathOf(r).endsWith('/add_task')) expect((await send(r, world.ids, world, { apikey: world.owner.testKey })).text).toContain(world.secrets[0]);
       });
     }
 
