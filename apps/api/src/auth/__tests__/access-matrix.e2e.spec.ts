@@ -379,8 +379,8 @@ describe('access matrix: who may call every route', () => {
     }
 
     if (r.who === 'apiKey') {
-      it('does not take a session, as a cookie or as a Bearer token: the 401 of a missing key', async () => {
-        for (const headers of [cookie(world.owner), bearer(world.owner)]) {
+      it('does not take a session (cookie or Bearer), nor its own key as a Bearer token: the 401 of a missing key', async () => {
+        for (const headers of [cookie(world.owner), bearer(world.owner), { authorization: `Bearer ${world.owner.liveKey}` }] as Array<Record<string, string>>) {
           const res = await changesNothing(world, () => send(r, world.ids, world, headers));
           expect({ route: r.route, status: res.status, body: res.body }).toEqual({
             route: r.route,
