@@ -19,17 +19,7 @@ const FAILING_IMPACTS = new Set((process.env.A11Y_IMPACTS ?? 'serious,critical')
  * any other element that breaks the same rule still fails. Listed in docs/accessibility.md; remove an
  * entry with its fix (the spec then checks that element too).
  */
-export const KNOWN_VIOLATIONS: Array<{ rule: string; target: RegExp; why: string }> = [
-  {
-    rule: 'label-content-name-mismatch',
-    target: /^button\[aria-label="Select box \d+: /,
-    why:
-      "The annotator's box list (libs/annotator/src/components/box-list.tsx): each row's button is named " +
-      '"Select box 1: car" by aria-label while it shows "car" then the box\'s centre and size, so a voice-control user who says ' +
-      'what they see does not match its name. Fix there: name the button by its visible text plus a visually ' +
-      'hidden "Select box 1:" before it (or include the coordinates in the label). Not in this change\'s files.',
-  },
-];
+export const KNOWN_VIOLATIONS: Array<{ rule: string; target: RegExp; why: string }> = [];
 
 /**
  * Rules enforced whatever their impact: heading-order is "moderate" to axe, but a skipped level makes a

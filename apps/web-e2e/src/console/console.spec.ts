@@ -156,7 +156,7 @@ describe('the requester console', () => {
       await page.getByRole('button', { name: 'Keyboard shortcuts' }).focus();
       await page.keyboard.press('Tab');
       const focusedBox = page.locator(':focus');
-      expect(await focusedBox.getAttribute('aria-label')).toMatch(/^Select box 1: /);
+      expect(await focusedBox.textContent()).toMatch(/^Select box 1: /);
       expect(await focusedBox.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
 
       // The completion reached the receiver, and the log shows the delivery with its reply.

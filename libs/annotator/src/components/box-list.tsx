@@ -66,14 +66,12 @@ const BoxItem = memo(function BoxItem({ box, index, color, selected, editable, o
         background: selected ? '#e7f0ff' : undefined,
       }}
     >
-      <button
-        type="button"
-        onClick={() => onSelect(index)}
-        style={s.listButton}
-        aria-label={`Select box ${index + 1}: ${box.label}`}
-      >
+      {/* Named by what it shows, after a hidden "Select box N:": a voice-control user says what they see
+          (an aria-label of number and label alone left the coordinates out: axe's label-content-name-mismatch). */}
+      <button type="button" onClick={() => onSelect(index)} style={s.listButton}>
+        <span style={s.visuallyHidden}>Select box {index + 1}: </span>
         <span aria-hidden style={s.swatch(color)} />
-        <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{box.label || '(no label)'}</span>
+        <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{box.label || '(no label)'}</span>{' '}
         <span style={{ marginLeft: 'auto', fontSize: 12, color: '#59636e', fontVariantNumeric: 'tabular-nums' }}>
           {num(box.center_x)},{num(box.center_y)} {num(box.width)}×{num(box.height)}
         </span>

@@ -136,6 +136,13 @@ describe('Annotator', () => {
     }
   });
 
+  it("names each row of the box list by what it shows, after its number", async () => {
+    await renderLoaded();
+    // The accessible name, as computed from the row's content: its hidden number, then the label and the box's centre and size as shown.
+    const select = within(items()[1]).getByRole('button', { name: /^Select box 2: dog \d+,\d+ \d+×\d+$/ });
+    expect(select.getAttribute('aria-label')).toBeNull();
+  });
+
   it('selects from the list, nudges, relabels by key and deletes, emitting integer boxes', async () => {
     const { changes } = await renderLoaded();
     fireEvent.click(within(items()[1]).getByRole('button', { name: /Select box 2/ }));
