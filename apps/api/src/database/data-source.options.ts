@@ -41,6 +41,7 @@ import { TaskProblemReports1766400000000 } from './migrations/1766400000000-task
 import { ReportedTasksIndex1766500000000 } from './migrations/1766500000000-reported-tasks-index';
 import { CancelledTasksIndex1766600000000 } from './migrations/1766600000000-cancelled-tasks-index';
 import { FailedEventsIndex1766700000000 } from './migrations/1766700000000-failed-events-index';
+import { ProjectArchivedAt1766800000000 } from './migrations/1766800000000-project-archived-at';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -91,6 +92,7 @@ export const MIGRATIONS = [
   ReportedTasksIndex1766500000000,
   CancelledTasksIndex1766600000000,
   FailedEventsIndex1766700000000,
+  ProjectArchivedAt1766800000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

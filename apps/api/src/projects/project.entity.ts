@@ -78,4 +78,12 @@ export class Project {
 
   @Column('timestamptz', { default: () => 'now()' })
   updatedAt!: Date;
+
+  /**
+   * When the requester archived it (migration 1766800000000); null while in use. An archived project
+   * takes no tasks and is offered to no worker; its data stays readable. Written only by
+   * ProjectsService.archive/unarchive, in SQL.
+   */
+  @Column({ type: 'timestamptz', nullable: true, insert: false, update: false })
+  archivedAt!: Date | null;
 }

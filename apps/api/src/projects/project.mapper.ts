@@ -29,5 +29,6 @@ export function toConsoleProjectResponse(project: Project, stats: ProjectStats):
     consensus_iou_threshold: Math.round(project.consensusIouThreshold * 1000) / 1000,
     created_at: project.createdAt.toISOString(),
     updated_at: project.updatedAt.toISOString(),
+    archived_at: project.archivedAt ? project.archivedAt.toISOString() : null,
   };
 }

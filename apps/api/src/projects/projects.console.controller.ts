@@ -45,4 +45,18 @@ export class ProjectsConsoleController {
   async cancelOutstanding(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<CancelResult>> {
     return { data: await this.projects.cancelOutstanding(session.accountId, uuid) };
   }
+
+  /** Sets archived_at and cancels the outstanding tasks, in one transaction; an archived project is answered as it is. */
+  @Post(':uuid/archive')
+  @HttpCode(200)
+  async archive(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
+    return { data: await this.projects.archive(session.accountId, uuid) };
+  }
+
+  /** Clears archived_at: the project takes tasks again; those the archive cancelled stay cancelled. */
+  @Post(':uuid/unarchive')
+  @HttpCode(200)
+  async unarchive(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
+    return { data: await this.projects.unarchive(session.accountId, uuid) };
+  }
 }

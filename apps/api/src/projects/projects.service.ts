@@ -130,6 +130,38 @@ export class ProjectsService {
   }
 
   /**
+   * POST /api/console/projects/:uuid/archive (docs/decisions.md, "Archiving a project"): sets archived_at
+   * and, in the same transaction, cancels the outstanding tasks as cancel_outstanding does. The project's
+   * row is locked first, so two archives run one after the other; an archived project is answered as it
+   * is, nothing changed (its archived_at included). Then this process's cached copy is dropped, as a PATCH
+   * does; other processes see it within CACHE_TTL_MS.
+   */
+  async archive(accountId: string, id: string): Promise<ConsoleProjectResponse> {
+    return this.setArchived(accountId, id, true);
+  }
+
+  /** POST /api/console/projects/:uuid/unarchive: clears archived_at; cancelled tasks stay cancelled. */
+  async unarchive(accountId: string, id: string): Promise<ConsoleProjectResponse> {
+    return this.setArchived(accountId, id, false);
+  }
+
+  private async setArchived(accountId: string, id: string, archived: boolean): Promise<ConsoleProjectResponse> {
+    if (!isUuid(id)) throw ApiException.of(404, 'root', 'project not found');
+    const project = await inLongTransaction(this.db, CANCEL_LIMIT_MS, async (tx) => {
+      const locked: unknown[] = await tx.query('SELECT 1 FROM projects WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE', [id, accountId]);
+      if (locked.length === 0) throw ApiException.of(404, 'root', 'project not found');
+      // In a SELECT: TypeORM answers an UPDATE's rows together with its count.
+      const changed: Array<{ n: number }> = archived
+        ? await tx.query('WITH u AS (UPDATE projects SET archived_at = now() WHERE id = $1 AND archived_at IS NULL RETURNING 1) SELECT count(*)::int AS n FROM u', [id])
+        : await tx.query('WITH u AS (UPDATE projects SET archived_at = NULL WHERE id = $1 AND archived_at IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM u', [id]);
+      if (archived && changed[0]?.n) await cancelOutstanding(tx, id);
+      return tx.getRepository(Project).findOneOrFail({ where: { id } });
+    });
+    this.cache.delete(project.id);
+    return this.consoleView(project);
+  }
+
+  /**
    * Cancels one task of the account's project as cancel_outstanding would (cancel-outstanding.ts): `cancelled`
    * is 0 when it was already complete or cancelled. 404 for a task that is not the project's.
    */

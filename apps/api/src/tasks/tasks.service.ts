@@ -172,10 +172,21 @@ export class TasksService {
    */
   private async projectFor(key: ApiKeyPrincipal, uuid: string): Promise<Project | undefined> {
     const project = isUuid(uuid) ? await this.projects.find(uuid) : undefined;
-    if (project && project.accountId === key.accountId) return project;
+    if (project && project.accountId === key.accountId) {
+      if (project.archivedAt) throw projectArchived(project.id);
+      return project;
+    }
     if (key.mode === 'test') return undefined;
     throw ApiException.unprocessable('root', 'project not found');
   }
+}
+
+/** add_task/add_tasks (and a test key's dry run) on an archived project: nothing is written. */
+export function projectArchived(uuid: string): ApiException {
+  return ApiException.unprocessable(
+    'root',
+    `project ${uuid} is archived and takes no new tasks; unarchive it first (the project's page in the console, or POST /api/console/projects/${uuid}/unarchive)`,
+  );
 }
 
 export function worktaskNotFound(): ApiException {

@@ -45,6 +45,7 @@ const LEASE_NEXT_TASK: PreparedStatement = {
         FROM tasks t
        WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM held)
+         AND NOT EXISTS (SELECT 1 FROM projects ap WHERE ap.id = $1 AND ap.archived_at IS NOT NULL)
          -- The hint of migration 1764300000000: a full task none of whose leases has expired is skipped
          -- on its row alone, before the two probes below.
          AND (t.submission_count + t.leased_count < t.required_submissions OR t.lease_expiry_min <= now())
@@ -84,6 +85,8 @@ export class CheckoutsService {
     if (project.accountId === worker.accountId) {
       throw ApiException.of(403, 'project_uuid', 'this project belongs to your own account; workers take other accounts\u2019 tasks');
     }
+    // An archived project's tasks were cancelled with it; one added through another process's stale cache is not offered.
+    if (project.archivedAt) throw workErrors.noTaskAvailable();
     const leased = await this.leaseNextTask(project.id, worker.userId);
     if (leased) {
       this.expiry.leased(leased.checkout_id, leased.checked_out_at, leased.expires_at);

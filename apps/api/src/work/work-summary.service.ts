@@ -58,7 +58,7 @@ export class WorkSummaryService {
               -- The tasks' own time (add_task may set it), not the project's default: the shortest a worker may get.
               min(t.allowed_completion_time_seconds) AS allowed_completion_time_seconds, count(*) AS available
          FROM tasks t JOIN projects p ON p.id = t.project_id
-        WHERE t.completed_at IS NULL AND t.cancelled_at IS NULL AND p.account_id <> $2
+        WHERE t.completed_at IS NULL AND t.cancelled_at IS NULL AND p.account_id <> $2 AND p.archived_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM checkouts mine WHERE mine.task_id = t.id AND mine.worker_id = $1)
           AND t.submission_count + (SELECT count(*) FROM checkouts c
                                      WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())

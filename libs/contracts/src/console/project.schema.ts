@@ -105,4 +105,6 @@ export interface ConsoleProjectResponse {
   consensus_iou_threshold: number;
   created_at: string;
   updated_at: string;
+  /** When the project was archived (POST …/archive), null while in use; console only, never on /api/v1. */
+  archived_at: string | null;
 }

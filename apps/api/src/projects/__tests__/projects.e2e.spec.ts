@@ -52,6 +52,7 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
           'consensus_iou_threshold',
           'created_at',
           'updated_at',
+          'archived_at',
         ].sort(),
       );
       expect(p).toEqual({
@@ -76,6 +77,7 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
         consensus_iou_threshold: 0.6,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
+        archived_at: null,
       });
       const [row] = await t.db.query('SELECT account_id, name, default_reward, image_variable FROM projects WHERE id = $1', [p.uuid]);
       expect(row).toEqual({ account_id: owner.accountId, name: 'street-scenes', default_reward: 25, image_variable: 'picture' });

@@ -41,6 +41,7 @@ const PROJECT: ConsoleProjectResponse = {
   consensus_iou_threshold: 0.5,
   created_at: '2026-11-01T10:00:00.000Z',
   updated_at: '2026-11-01T10:00:00.000Z',
+  archived_at: null,
 };
 
 const NO_ANSWER = () => new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false);
