@@ -58,6 +58,10 @@ export const consoleApi = {
     api.get<ConsoleTaskDetail>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}`, signal),
   resultsUrl: (uuid: string, format: 'json' | 'coco' | 'csv') => `/api/console/projects/${id(uuid)}/results?format=${format}`,
   cancelOutstanding: (uuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/cancel_outstanding`),
+  /** Archives the project: its outstanding tasks are cancelled with it; an archived project is answered as it is. */
+  archiveProject: (uuid: string) => api.post<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}/archive`),
+  /** Takes the project out of the archive; the tasks the archive cancelled stay cancelled. */
+  unarchiveProject: (uuid: string) => api.post<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}/unarchive`),
   /** Cancels one task as cancelOutstanding does every outstanding one; `cancelled` is 0 when it was already complete or cancelled. */
   cancelTask: (uuid: string, taskUuid: string) => api.post<CancelResult>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}/cancel`),
 

@@ -1,5 +1,5 @@
 import type { ConsoleProjectResponse } from '@crowdbox/contracts';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { DailyChart } from '../components/daily-chart';
 import { LoadView } from '../components/load-view';
 import { ProgressBar } from '../components/progress-bar';
@@ -14,8 +14,13 @@ interface ProjectWithProgress {
   progress: ProjectProgress;
 }
 
-/** /console: every project of the account with its progress, money and a per-day chart. */
+/**
+ * /console: the account's projects in use with their progress, money and a per-day chart; archived ones
+ * (docs/decisions.md, "Archiving a project") under /console?archived=1, reached by the "Archived (N)" link.
+ */
 export function ProjectListPage() {
+  const [search] = useSearchParams();
+  const showArchived = search.get('archived') === '1';
   const { state, reload } = useLoad(async (signal) => {
     const projects = await consoleApi.projects(signal);
     const progress = await Promise.all(projects.map((p) => consoleApi.progress(p.uuid, signal)));
@@ -44,15 +49,47 @@ export function ProjectListPage() {
               </Link>
             </div>
           ) : (
-            <ul className="cbc-project-list" aria-label="Projects">
-              {rows.map((row) => (
-                <ProjectCard key={row.project.uuid} {...row} />
-              ))}
-            </ul>
+            <ProjectRows rows={rows} showArchived={showArchived} />
           )
         }
       </LoadView>
     </div>
+  );
+}
+
+/** The projects in use, or the archived ones, with a link to the other list. */
+function ProjectRows({ rows, showArchived }: { rows: ProjectWithProgress[]; showArchived: boolean }) {
+  const archived = rows.filter((row) => row.project.archived_at !== null);
+  const active = rows.filter((row) => row.project.archived_at === null);
+  const shown = showArchived ? archived : active;
+  return (
+    <>
+      {(showArchived || archived.length > 0) && (
+        <nav className="cbc-list-filter" aria-label="Which projects">
+          {showArchived ? (
+            <Link to="/console" data-testid="show-active">
+              ← Projects in use ({formatCount(active.length)})
+            </Link>
+          ) : (
+            <Link to="/console?archived=1" data-testid="show-archived">
+              Archived ({formatCount(archived.length)})
+            </Link>
+          )}
+        </nav>
+      )}
+      {showArchived && <h2 className="cbc-list-title">Archived projects</h2>}
+      {shown.length === 0 ? (
+        <p className="muted" data-testid="no-projects-shown">
+          {showArchived ? 'No archived projects.' : 'Every project is archived.'}
+        </p>
+      ) : (
+        <ul className="cbc-project-list" aria-label={showArchived ? 'Archived projects' : 'Projects'}>
+          {shown.map((row) => (
+            <ProjectCard key={row.project.uuid} {...row} />
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
@@ -63,6 +100,7 @@ function ProjectCard({ project, progress }: ProjectWithProgress) {
       <div className="cbc-project-card__head">
         <h2>
           <Link to={`/console/projects/${project.uuid}`}>{project.display_name}</Link>
+          {project.archived_at !== null && <span className="badge cbc-badge-gap">Archived</span>}
         </h2>
         <span className="muted cbc-mono" title="Project name and UUID">
           {project.name} · {project.uuid}

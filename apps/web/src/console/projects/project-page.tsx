@@ -11,6 +11,7 @@ import { formatCount, plural } from '../lib/format';
 import { formatCents, formatDuration } from '../../shell/format';
 import { useLoad } from '../lib/use-load';
 import { taskListPath } from '../tasks/task-list-query';
+import { ArchiveProject } from './archive-project';
 import { CancelOutstanding } from './cancel-outstanding';
 import { ProjectHeader } from './project-header';
 
@@ -35,6 +36,7 @@ export function ProjectPage() {
 
 function Overview({ project, progress, onChanged }: { project: ConsoleProjectResponse; progress: ProjectProgress; onChanged: () => void }) {
   const { tasks } = progress;
+  const archived = project.archived_at !== null;
   const variables = [...new Set([...templateVariables(project.template), project.image_variable])].filter(
     (name) => name === project.image_variable || project.variables[name] === null,
   );
@@ -45,6 +47,11 @@ function Overview({ project, progress, onChanged }: { project: ConsoleProjectRes
         title={project.display_name}
         actions={
           <>
+            {archived && (
+              <span className="badge" data-testid="archived-badge">
+                Archived
+              </span>
+            )}
             <a className="button" href={consoleApi.resultsUrl(project.uuid, 'json')} download data-testid="download-json">
               Download JSON
             </a>
@@ -127,6 +134,8 @@ function Overview({ project, progress, onChanged }: { project: ConsoleProjectRes
         </section>
 
         <CancelOutstanding projectUuid={project.uuid} progress={progress} onDone={onChanged} />
+        {/* One place in both states: it stays mounted across the re-read, and keeps what it has to say. */}
+        <ArchiveProject project={project} progress={progress} onDone={onChanged} />
       </div>
     </>
   );
