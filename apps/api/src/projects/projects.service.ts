@@ -9,7 +9,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { TtlCache } from '../common/ttl-cache';
@@ -78,8 +78,7 @@ export class ProjectsService {
    */
   async update(accountId: string, id: string, body: UpdateProjectBody): Promise<ConsoleProjectResponse> {
     const project = await this.db.transaction(async (tx) => {
-      const row = isUuid(id) ? await tx.getRepository(Project).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } }) : null;
-      if (!row || row.accountId !== accountId) throw ApiException.of(404, 'root', 'project not found');
+      const row = await lockOwnedRow(tx, accountId, id, 'pessimistic_write');
       // Equal, not "not later": updated_at comes from the clocks of several processes, which may disagree.
       if (body.expected_updated_at !== undefined && Date.parse(body.expected_updated_at) !== row.updatedAt.getTime()) {
         throw ApiException.of(
@@ -146,15 +145,12 @@ export class ProjectsService {
   }
 
   private async setArchived(accountId: string, id: string, archived: boolean): Promise<ConsoleProjectResponse> {
-    if (!isUuid(id)) throw ApiException.of(404, 'root', 'project not found');
     const project = await inLongTransaction(this.db, CANCEL_LIMIT_MS, async (tx) => {
-      const locked: unknown[] = await tx.query('SELECT 1 FROM projects WHERE id = $1 AND account_id = $2 FOR NO KEY UPDATE', [id, accountId]);
-      if (locked.length === 0) throw ApiException.of(404, 'root', 'project not found');
-      // In a SELECT: TypeORM answers an UPDATE's rows together with its count.
-      const changed: Array<{ n: number }> = archived
-        ? await tx.query('WITH u AS (UPDATE projects SET archived_at = now() WHERE id = $1 AND archived_at IS NULL RETURNING 1) SELECT count(*)::int AS n FROM u', [id])
-        : await tx.query('WITH u AS (UPDATE projects SET archived_at = NULL WHERE id = $1 AND archived_at IS NOT NULL RETURNING 1) SELECT count(*)::int AS n FROM u', [id]);
-      if (archived && changed[0]?.n) await cancelOutstanding(tx, id);
+      // FOR NO KEY UPDATE: the foreign-key checks of tasks being added do not wait for it.
+      const row = await lockOwnedRow(tx, accountId, id, 'for_no_key_update');
+      if ((row.archivedAt !== null) === archived) return row;
+      await tx.query('UPDATE projects SET archived_at = CASE WHEN $2 THEN now() END WHERE id = $1', [id, archived]);
+      if (archived) await cancelOutstanding(tx, id);
       return tx.getRepository(Project).findOneOrFail({ where: { id } });
     });
     this.cache.delete(project.id);
@@ -258,4 +254,14 @@ function applyUpdate(project: Project, body: UpdateProjectBody): void {
 /** About what a cached project holds, in characters: its template and settings dominate. */
 export function projectChars(project: Project): number {
   return 1_000 + project.template.length + JSON.stringify(project.variables ?? {}).length + JSON.stringify(project.labels ?? []).length;
+}
+
+/**
+ * The account's project row itself, locked for the rest of the transaction (not the cached copy, which
+ * may be up to CACHE_TTL_MS old); another account's project is the 404 of a missing one, and is not locked.
+ */
+async function lockOwnedRow(tx: EntityManager, accountId: string, id: string, mode: 'pessimistic_write' | 'for_no_key_update'): Promise<Project> {
+  const row = isUuid(id) ? await tx.getRepository(Project).findOne({ where: { id, accountId }, lock: { mode } }) : null;
+  if (!row) throw ApiException.of(404, 'root', 'project not found');
+  return row;
 }
