@@ -1,11 +1,10 @@
 import type { ConsoleProjectResponse } from '@crowdbox/contracts';
-import { useState } from 'react';
-import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { consoleApi, type ProjectProgress } from '../lib/console-api';
 import { plural } from '../lib/format';
 import { useConfirmedRequest } from '../lib/use-confirmed-request';
+import { useFreshProgress } from './use-fresh-progress';
 
 interface Props {
   project: ConsoleProjectResponse;
@@ -15,32 +14,19 @@ interface Props {
 
 /**
  * "Archive project" (docs/decisions.md, "Archiving a project"): the confirmation says how many outstanding
- * tasks the archive cancels (read fresh when it opens, as cancel-outstanding.tsx does; when that read
- * fails the dialog does not open), then the page reads the project again. An archived project shows this
+ * tasks the archive cancels (read fresh when it opens, by useFreshProgress as cancel-outstanding.tsx
+ * does), then the page reads the project again. An archived project shows this
  * section's Unarchive instead. A lost answer (`unsure`) re-reads the page too, so it shows what is so.
  */
 export function ArchiveProject({ project, progress, onDone }: Props) {
   const archived = project.archived_at !== null;
-  const { open, setOpen, busy, errors, setErrors, unsure, confirm } = useConfirmedRequest(
+  const confirmed = useConfirmedRequest(
     () => (archived ? consoleApi.unarchiveProject(project.uuid) : consoleApi.archiveProject(project.uuid)),
     onDone,
   );
-  const [reading, setReading] = useState(false);
-  const [outstanding, setOutstanding] = useState(progress.tasks.outstanding);
-
-  const openDialog = async () => {
-    if (reading) return;
-    setErrors([]);
-    setReading(true);
-    try {
-      setOutstanding((await consoleApi.progress(project.uuid)).tasks.outstanding);
-      setOpen(true);
-    } catch (error) {
-      setErrors(errorItems(error));
-    } finally {
-      setReading(false);
-    }
-  };
+  const { open, setOpen, busy, errors, setErrors, unsure, confirm } = confirmed;
+  const { reading, fresh, openDialog } = useFreshProgress(project.uuid, progress, confirmed);
+  const outstanding = fresh.tasks.outstanding;
   const unarchive = () => {
     if (busy) return;
     setErrors([]);

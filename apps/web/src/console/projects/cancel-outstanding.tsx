@@ -1,11 +1,10 @@
-import { useState } from 'react';
-import { errorItems } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { consoleApi, type ProjectProgress } from '../lib/console-api';
 import { plural } from '../lib/format';
 import { formatCents } from '../../shell/format';
 import { useConfirmedRequest } from '../lib/use-confirmed-request';
+import { useFreshProgress } from './use-fresh-progress';
 
 interface Props {
   projectUuid: string;
@@ -19,29 +18,10 @@ interface Props {
  * old), then the result says what the server actually did.
  */
 export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
-  const { open, setOpen, busy, result, setResult, errors, setErrors, unsure, resultRef, confirm } = useConfirmedRequest(
-    () => consoleApi.cancelOutstanding(projectUuid),
-    onDone,
-  );
-  // Reading the figures for the dialog: the opener says so, and stays focusable (aria-disabled).
-  const [reading, setReading] = useState(false);
-  const [figures, setFigures] = useState({ outstanding: progress.tasks.outstanding, committed: progress.committed_cents });
-
-  const openDialog = async () => {
-    if (reading) return;
-    setErrors([]);
-    setResult(null);
-    setReading(true);
-    try {
-      const fresh = await consoleApi.progress(projectUuid);
-      setFigures({ outstanding: fresh.tasks.outstanding, committed: fresh.committed_cents });
-      setOpen(true);
-    } catch (error) {
-      setErrors(errorItems(error));
-    } finally {
-      setReading(false);
-    }
-  };
+  const confirmed = useConfirmedRequest(() => consoleApi.cancelOutstanding(projectUuid), onDone);
+  const { open, setOpen, busy, result, errors, unsure, resultRef, confirm } = confirmed;
+  const { reading, fresh, openDialog } = useFreshProgress(projectUuid, progress, confirmed);
+  const figures = { outstanding: fresh.tasks.outstanding, committed: fresh.committed_cents };
 
   const outstanding = progress.tasks.outstanding;
   return (
