@@ -24,4 +24,6 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'jsx', 'json'],
   testEnvironment: 'node',
+  // Jest's report, plus a brief one of each failure that `npm test` prints again at its end.
+  reporters: ['default', path.join(root, 'scripts/jest-failure-log.cjs')],
 };
