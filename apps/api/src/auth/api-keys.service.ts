@@ -2,7 +2,7 @@ import type { ApiKeyResponse, CreatedApiKeyResponse } from '@crowdbox/contracts'
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { randomSecret, sha256Hex } from '../common/crypto.util';
 import { TtlCache } from '../common/ttl-cache';
@@ -94,6 +94,18 @@ export class ApiKeysService {
     }
     this.known.delete(key.secretHash);
     return toApiKeyResponse(key);
+  }
+
+  /**
+   * Revokes every key of the account in `tx` (the account's deletion); answers what to run once `tx` has
+   * committed: this process forgets them, as a revocation does, and other processes within CACHE_TTL_MS.
+   */
+  async revokeAll(tx: EntityManager, accountId: string): Promise<() => void> {
+    const [rows]: [Array<{ secret_hash: string }>, number] = await tx.query(
+      'UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL RETURNING secret_hash',
+      [accountId],
+    );
+    return () => rows.forEach((row) => this.known.delete(row.secret_hash));
   }
 
   /**

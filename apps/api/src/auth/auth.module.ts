@@ -1,5 +1,8 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
 import type { AppRole } from '../config/config.schema';
+import { ProjectsModule } from '../projects/projects.module';
+import { WorkModule } from '../work/work.module';
+import { AccountDeletionService } from './account-deletion.service';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
 import { ApiKeysController } from './api-keys.controller';
@@ -15,8 +18,8 @@ import { SessionsService } from './sessions.service';
 import { SignupThrottle } from './signup-throttle';
 
 /**
- * Accounts, sessions and API keys; its guards are used by every other feature. Expired sessions are
- * pruned by processes that run jobs.
+ * Accounts, sessions and API keys, and the deletion of an account; its guards are used by every other
+ * feature. Expired sessions are pruned by processes that run jobs.
  */
 @Global()
 @Module({})
@@ -24,8 +27,10 @@ export class AuthModule {
   static register(role: AppRole): DynamicModule {
     return {
       module: AuthModule,
+      // The account's deletion archives its projects and releases its worker's leases through their services.
+      imports: [ProjectsModule, WorkModule.register(role)],
       controllers: [SessionController, ApiKeysController, PingController],
-      providers: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, ApiKeyLookupThrottle, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
+      providers: [SessionsService, AccountDeletionService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, ApiKeyLookupThrottle, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
       exports: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, RateLimitService],
     };
   }

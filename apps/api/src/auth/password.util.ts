@@ -34,6 +34,12 @@ export async function hashPassword(password: string, params: ScryptParams): Prom
   return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
+/**
+ * What a deleted account's password hash is replaced with: not in the `scrypt$…` form, so parse() refuses
+ * it and every check against it answers false (no password matches it, and nothing throws).
+ */
+export const UNUSABLE_PASSWORD_HASH = '!deleted';
+
 function parse(stored: string): { params: ScryptParams; salt: Buffer; hash: Buffer } | undefined {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !hash) return undefined;

@@ -1,4 +1,4 @@
-import type { ChangedPasswordResponse, DataBody, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
+import type { ChangedPasswordResponse, DataBody, DeletedAccountResponse, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
 import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
@@ -6,7 +6,8 @@ import { CurrentSession, type SessionPrincipal } from '../common/http/principal'
 import { UntrustedForwardingWarning } from '../common/http/untrusted-forwarding.interceptor';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
-import { ChangePasswordDto, LoginDto, SignupDto } from './dto/session.dto';
+import { AccountDeletionService } from './account-deletion.service';
+import { ChangePasswordDto, DeleteAccountDto, LoginDto, SignupDto } from './dto/session.dto';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type StartedSession } from './sessions.service';
@@ -16,6 +17,7 @@ import { SessionsService, toUserResponse, type StartedSession } from './sessions
 export class SessionController {
   constructor(
     private readonly sessions: SessionsService,
+    private readonly deletion: AccountDeletionService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -59,6 +61,24 @@ export class SessionController {
   @UseGuards(SessionGuard)
   async logOutOthers(@CurrentSession() session: SessionPrincipal): Promise<DataBody<SignedOutSessionsResponse>> {
     return { data: { signed_out_sessions: await this.sessions.logOutOthers(session) } };
+  }
+
+  /**
+   * Deletes the user's account once the password is checked (docs/decisions.md, "Deleting an account"):
+   * every session ends, this one too, so the cookie is cleared as log-out clears it.
+   */
+  @Post('delete_account')
+  @HttpCode(200)
+  @UseGuards(SessionGuard)
+  async deleteAccount(
+    @CurrentSession() session: SessionPrincipal,
+    @Body() body: DeleteAccountDto,
+    @Ip() ip: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DataBody<DeletedAccountResponse>> {
+    await this.deletion.deleteAccount(session, body, ip);
+    clearSessionCookie(reply);
+    return { data: { deleted: true } };
   }
 
   @Get('me')

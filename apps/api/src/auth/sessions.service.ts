@@ -2,7 +2,7 @@ import type { ChangePasswordBody, LoginBody, SignupBody, UserResponse } from '@c
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { PG_SQLSTATE, sqlConstraint, sqlState } from '../common/errors/sql-state';
 import { randomSecret, sha256Hex } from '../common/crypto.util';
@@ -26,7 +26,7 @@ export interface StartedSession {
 
 const MAX_CACHED_SESSIONS = 50_000;
 
-/** Sign-up, log-in, log-out, changing the password, ending other sessions, and resolving a session token. */
+/** Sign-up, log-in, log-out, checking and changing the password, ending sessions, and resolving a session token. */
 @Injectable()
 export class SessionsService {
   /**
@@ -85,7 +85,8 @@ export class SessionsService {
     let user: User | null;
     let right: boolean;
     try {
-      user = await this.db.getRepository(User).findOne({ where: { email: input.email } });
+      // A deleted account's email is no one's (deleted-<id>@deleted.invalid): it is an unknown email here too.
+      user = await this.db.getRepository(User).findOne({ where: { email: input.email, deletedAt: IsNull() } });
       right = await verifyUserPassword(input.password, user?.passwordHash, this.scrypt);
     } catch (error) {
       await attempt.release();
@@ -125,24 +126,10 @@ export class SessionsService {
 
   /**
    * Checks the current password, then stores the new one (hashed with today's parameters) and ends every
-   * other session of the user, in one transaction; answers how many live sessions ended. A wrong current
-   * password counts as a failed log-in for the email from `address` (LoginThrottle), so a session left
-   * open somewhere cannot be used to guess the password at leisure.
+   * other session of the user, in one transaction; answers how many live sessions ended.
    */
   async changePassword(session: SessionPrincipal, input: ChangePasswordBody, address: string): Promise<number> {
-    const attempt = await this.throttle.reserve(session.email, address);
-    let user: User;
-    let right: boolean;
-    try {
-      user = await this.user(session.userId);
-      right = await verifyUserPassword(input.current_password, user.passwordHash, this.scrypt);
-    } catch (error) {
-      await attempt.release();
-      throw error;
-    }
-    // Keeps the point it took, as a failed log-in does.
-    if (!right) throw ApiException.unprocessable('current_password', 'is wrong');
-    await attempt.succeeded();
+    const user = await this.checkPassword(session, input.current_password, address, 'current_password');
     const hash = await hashPassword(input.new_password, this.scrypt);
     const ended = await this.db.transaction(async (tx) => {
       const [, changed]: [unknown, number] = await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
@@ -152,23 +139,57 @@ export class SessionsService {
       ]);
       // Another change (or a re-hash) committed since the check: the password checked may be the old one.
       if (!changed) throw ApiException.of(409, 'root', 'the password was changed meanwhile; enter the new one as the current password');
-      return this.deleteOtherSessions(tx, session);
+      return this.deleteSessions(tx, session.userId, session.sessionId);
     });
-    this.forgetOtherSessions(session);
+    this.forgetSessions(session.userId, session.sessionId);
     return ended;
+  }
+
+  /**
+   * The signed-in user, once `password` is checked to be theirs (a password change, the account's
+   * deletion); a wrong one is the 422 on `field` and nothing else happens. It counts as a failed log-in
+   * for the email from `address` (LoginThrottle), so a session left open somewhere cannot be used to
+   * guess the password at leisure. The answer's hash is the one checked: a writer that relies on the check
+   * changes the row only while it still holds that hash.
+   */
+  async checkPassword(session: SessionPrincipal, password: string, address: string, field: string): Promise<User> {
+    const attempt = await this.throttle.reserve(session.email, address);
+    let user: User;
+    let right: boolean;
+    try {
+      user = await this.user(session.userId);
+      right = await verifyUserPassword(password, user.passwordHash, this.scrypt);
+    } catch (error) {
+      await attempt.release();
+      throw error;
+    }
+    // Keeps the point it took, as a failed log-in does.
+    if (!right) throw ApiException.unprocessable(field, 'is wrong');
+    await attempt.succeeded();
+    return user;
   }
 
   /** Ends every session of the user but this one; answers how many live ones ended. */
   async logOutOthers(session: SessionPrincipal): Promise<number> {
-    const ended = await this.deleteOtherSessions(this.db.manager, session);
-    this.forgetOtherSessions(session);
+    const ended = await this.deleteSessions(this.db.manager, session.userId, session.sessionId);
+    this.forgetSessions(session.userId, session.sessionId);
     return ended;
   }
 
-  private async deleteOtherSessions(db: EntityManager, session: SessionPrincipal): Promise<number> {
+  /**
+   * Ends every session of the user in `tx` (the account's deletion, which holds the user's row); answers
+   * what to run once `tx` has committed: this process forgets them, as for log-out.
+   */
+  async endAll(tx: EntityManager, userId: string): Promise<() => void> {
+    await this.deleteSessions(tx, userId);
+    return () => this.forgetSessions(userId);
+  }
+
+  /** Deletes the user's sessions, all of them or all but `keep`; answers how many live ones ended. */
+  private async deleteSessions(db: EntityManager, userId: string, keep: string | null = null): Promise<number> {
     const [rows]: [Array<{ live: boolean }>, number] = await db.query(
-      'DELETE FROM sessions WHERE user_id = $1 AND id <> $2 RETURNING expires_at > now() AS live',
-      [session.userId, session.sessionId],
+      'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2 RETURNING expires_at > now() AS live',
+      [userId, keep],
     );
     // Expired rows the hourly pruning has not reached yet were signed out already.
     return rows.filter(({ live }) => live).length;
@@ -178,8 +199,8 @@ export class SessionsService {
    * Once the delete has committed (a load before that could cache a row still there): as for log-out,
    * the ended sessions stop working here at once and on other nodes within CACHE_TTL_MS.
    */
-  private forgetOtherSessions(session: SessionPrincipal): void {
-    this.cache.deleteWhere((principal) => principal.userId === session.userId && principal.sessionId !== session.sessionId);
+  private forgetSessions(userId: string, keep: string | null = null): void {
+    this.cache.deleteWhere((principal) => principal.userId === userId && principal.sessionId !== keep);
   }
 
   async logOut(sessionId: string): Promise<void> {

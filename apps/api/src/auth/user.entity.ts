@@ -28,4 +28,11 @@ export class User {
 
   @Column('timestamptz', { default: () => 'now()' })
   createdAt!: Date;
+
+  /**
+   * When the user deleted the account (migration 1766900000000); null while in use. Written only by the
+   * deletion (account-deletion.service.ts), which also rewrites the email, names and password hash.
+   */
+  @Column({ type: 'timestamptz', nullable: true, insert: false, update: false })
+  deletedAt!: Date | null;
 }

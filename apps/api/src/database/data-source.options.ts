@@ -42,6 +42,7 @@ import { ReportedTasksIndex1766500000000 } from './migrations/1766500000000-repo
 import { CancelledTasksIndex1766600000000 } from './migrations/1766600000000-cancelled-tasks-index';
 import { FailedEventsIndex1766700000000 } from './migrations/1766700000000-failed-events-index';
 import { ProjectArchivedAt1766800000000 } from './migrations/1766800000000-project-archived-at';
+import { UserDeletedAt1766900000000 } from './migrations/1766900000000-user-deleted-at';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -93,6 +94,7 @@ export const MIGRATIONS = [
   CancelledTasksIndex1766600000000,
   FailedEventsIndex1766700000000,
   ProjectArchivedAt1766800000000,
+  UserDeletedAt1766900000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -4,6 +4,13 @@ import type { EntityManager } from 'typeorm';
 export type CancelResult = CancelOutstandingResult;
 
 /**
+ * How long each statement of a cancel_outstanding (or an archive, or an account's deletion, which cancel
+ * the same way) may take: it ends every outstanding task of a project at once, ~1 s per 100,000 tasks
+ * measured, so the pool's statement limit (30 s) would refuse a project of a few million for good.
+ */
+export const CANCEL_LIMIT_MS = 10 * 60_000;
+
+/**
  * Ends every incomplete task of a project (API.md §4 cancel_outstanding), or with `taskId` that one task
  * of it (the console's cancel of one task), and the leases on them, in one transaction. Submissions
  * already made stay readable; completed tasks are untouched.

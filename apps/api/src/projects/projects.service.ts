@@ -16,20 +16,13 @@ import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import { inLongTransaction } from '../database/long-transaction';
 import type { AppConfig } from '../config/config.schema';
-import { cancelOutstanding, type CancelResult } from './cancel-outstanding';
+import { CANCEL_LIMIT_MS, cancelOutstanding, type CancelResult } from './cancel-outstanding';
 import { Project, type ProjectLabel } from './project.entity';
 import { loadProjectStats, statsOrEmpty } from './project-stats';
 import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
 
 /** Tableau 10: distinct, readable label colours for labels given without one. */
 const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
-
-/**
- * How long each statement of a cancel_outstanding may take: it ends every outstanding task of a project
- * at once, ~1 s per 100,000 tasks measured, so the pool's statement limit (30 s) would refuse a project
- * of a few million for good.
- */
-const CANCEL_LIMIT_MS = 10 * 60_000;
 
 const MAX_CACHED_PROJECTS = 10_000;
 /**
@@ -144,15 +137,19 @@ export class ProjectsService {
     return this.setArchived(accountId, id, false);
   }
 
+  /**
+   * Archives every project of the account that is not archived yet, each as `archive` does, in `tx` (the
+   * account's deletion, in a transaction of statements allowed CANCEL_LIMIT_MS); answers what to run once
+   * `tx` has committed: this process drops its cached copies.
+   */
+  async archiveAll(tx: EntityManager, accountId: string): Promise<() => void> {
+    const rows: Array<{ id: string }> = await tx.query('SELECT id FROM projects WHERE account_id = $1 AND archived_at IS NULL ORDER BY id', [accountId]);
+    for (const { id } of rows) await setArchivedIn(tx, accountId, id, true);
+    return () => rows.forEach(({ id }) => this.cache.delete(id));
+  }
+
   private async setArchived(accountId: string, id: string, archived: boolean): Promise<ConsoleProjectResponse> {
-    const project = await inLongTransaction(this.db, CANCEL_LIMIT_MS, async (tx) => {
-      // FOR NO KEY UPDATE: the foreign-key checks of tasks being added do not wait for it.
-      const row = await lockOwnedRow(tx, accountId, id, 'for_no_key_update');
-      if ((row.archivedAt !== null) === archived) return row;
-      await tx.query('UPDATE projects SET archived_at = CASE WHEN $2 THEN now() END WHERE id = $1', [id, archived]);
-      if (archived) await cancelOutstanding(tx, id);
-      return tx.getRepository(Project).findOneOrFail({ where: { id } });
-    });
+    const project = await inLongTransaction(this.db, CANCEL_LIMIT_MS, (tx) => setArchivedIn(tx, accountId, id, archived));
     this.cache.delete(project.id);
     return this.consoleView(project);
   }
@@ -254,6 +251,16 @@ function applyUpdate(project: Project, body: UpdateProjectBody): void {
 /** About what a cached project holds, in characters: its template and settings dominate. */
 export function projectChars(project: Project): number {
   return 1_000 + project.template.length + JSON.stringify(project.variables ?? {}).length + JSON.stringify(project.labels ?? []).length;
+}
+
+/** archive/unarchive's change, in `tx`: the row locked first, archived_at changed only when it differs. */
+async function setArchivedIn(tx: EntityManager, accountId: string, id: string, archived: boolean): Promise<Project> {
+  // FOR NO KEY UPDATE: the foreign-key checks of tasks being added do not wait for it.
+  const row = await lockOwnedRow(tx, accountId, id, 'for_no_key_update');
+  if ((row.archivedAt !== null) === archived) return row;
+  await tx.query('UPDATE projects SET archived_at = CASE WHEN $2 THEN now() END WHERE id = $1', [id, archived]);
+  if (archived) await cancelOutstanding(tx, id);
+  return tx.getRepository(Project).findOneOrFail({ where: { id } });
 }
 
 /**

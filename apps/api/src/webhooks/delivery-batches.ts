@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { ASYNC_COMMIT } from '../database/async-commit';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { TASK_COMPLETED_SQL, type TaskCompletedRow } from './event-payload';
+import { accountDeletedSql } from './deleted-account';
 import { signingSecretsSql } from './signing';
 
 export interface EventRow {
@@ -18,6 +19,8 @@ export interface EventRow {
   endpoint_state: string | null;
   /** The account's signing secrets (signingSecretsSql): the current one, and the one it replaced while that still signs. */
   secrets: string[];
+  /** The account was deleted (docs/decisions.md, "Deleting an account"): nothing more goes to its addresses. */
+  account_deleted: boolean;
   /** The task's columns (TASK_COMPLETED_SQL) when the body is still to be built; null otherwise. */
   task: TaskCompletedRow | null;
 }
@@ -48,7 +51,7 @@ const READ_EVENTS: PreparedStatement = {
   name: 'webhook_delivery_read_events',
   text: `
     SELECT e.id AS event_id, e.state AS event_state, e.attempt_count, e.redeliveries, e.body, e.created_at AS event_created_at,
-           ep.url, ep.state AS endpoint_state, ${signingSecretsSql('a')} AS secrets,
+           ep.url, ep.state AS endpoint_state, ${signingSecretsSql('a')} AS secrets, ${accountDeletedSql('e.account_id')} AS account_deleted,
            CASE WHEN e.body IS NULL THEN
              (SELECT row_to_json(x) FROM (SELECT ${TASK_COMPLETED_SQL} FROM tasks t JOIN projects p ON p.id = t.project_id
                                             WHERE t.id = e.task_id) x)

@@ -1,6 +1,6 @@
 import { QUEUES, type WebhookChallengeJob } from '@crowdbox/contracts';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DelayedError, type Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -8,6 +8,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { WebhookMetrics } from '../metrics/webhook-metrics';
+import { ACCOUNT_DELETED, accountDeletedSql } from './deleted-account';
 import { releaseParkedPage } from './parked-events';
 import { deferralMs, ReceiverSlots } from './receiver-slots';
 import { nextDelayMs } from './retry-policy';
@@ -23,6 +24,7 @@ interface EndpointRow {
   challenge_token: string;
   attempt_count: number;
   secrets: string[];
+  account_deleted: boolean;
 }
 
 /**
@@ -36,12 +38,14 @@ interface EndpointRow {
  * receiver or a busy account: a challenge whose receiver has been busy past WEBHOOK_RECEIVER_WAIT_MS, or
  * whose account already has WEBHOOK_CHALLENGE_ACCOUNT_CONCURRENCY challenges in flight here, goes back
  * to the queue unsent, with no attempt counted. So addresses that never answer, on one receiver or on
- * many of one account, cannot hold up other accounts' confirmations.
+ * many of one account, cannot hold up other accounts' confirmations. A deleted account's address is
+ * not challenged (deleted-account.ts).
  */
 @Processor(QUEUES.webhookChallenge)
 export class WebhookChallengeProcessor extends WorkerHost implements OnApplicationBootstrap {
   /** This process's challenges in flight, by account. */
   private readonly accounts: ReceiverSlots;
+  private readonly logger = new Logger(WebhookChallengeProcessor.name);
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -60,12 +64,14 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
 
   async process(job: Job<WebhookChallengeJob>, token?: string): Promise<'confirmed' | 'retry' | 'failed' | 'skipped'> {
     const rows: EndpointRow[] = await this.db.query(
-      `SELECT ep.id, ep.account_id, ep.url, ep.state, ep.challenge_token, ep.attempt_count, ${signingSecretsSql('a')} AS secrets
+      `SELECT ep.id, ep.account_id, ep.url, ep.state, ep.challenge_token, ep.attempt_count, ${signingSecretsSql('a')} AS secrets,
+              ${accountDeletedSql('ep.account_id')} AS account_deleted
          FROM webhook_endpoints ep JOIN accounts a ON a.id = ep.account_id WHERE ep.id = $1`,
       [job.data.endpointId],
     );
     const endpoint = rows[0];
     if (!endpoint || endpoint.state !== 'pending') return 'skipped';
+    if (endpoint.account_deleted) return this.fail(endpoint.id, ACCOUNT_DELETED);
 
     const turn = await this.accounts.take(endpoint.account_id, 0);
     if (!('release' in turn)) return this.defer(job, token, turn.busyForMs);
@@ -111,6 +117,20 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
     if (delay === undefined) return 'failed';
     await job.moveToDelayed(Date.now() + delay, token);
     throw new DelayedError();
+  }
+
+  /**
+   * A deleted account's address is not challenged: it ends `failed` (the relay re-enqueues pending ones
+   * only), and the events parked for it stay parked until the log's retention deletes them.
+   */
+  private async fail(endpointId: string, reason: string): Promise<'failed'> {
+    this.logger.warn(`webhook address ${endpointId} not challenged: ${reason}`);
+    this.metrics.challenge.failed.inc();
+    await this.db.query(
+      `UPDATE webhook_endpoints SET state = 'failed', last_error = $2, next_attempt_at = NULL, updated_at = now() WHERE id = $1 AND state = 'pending'`,
+      [endpointId, reason],
+    );
+    return 'failed';
   }
 
   /**

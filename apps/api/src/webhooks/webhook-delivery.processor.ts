@@ -1,6 +1,6 @@
 import { QUEUES, type WebhookDeliveryJob } from '@crowdbox/contracts';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
-import { Inject, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DelayedError, type Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
@@ -9,6 +9,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { runPrepared, type PreparedStatement } from '../database/prepared-statement';
 import { WebhookMetrics } from '../metrics/webhook-metrics';
+import { ACCOUNT_DELETED } from './deleted-account';
 import { DeliveryBatches } from './delivery-batches';
 import { taskCompletedPayload, type TaskCompletedRow } from './event-payload';
 import { deferralMs } from './receiver-slots';
@@ -36,11 +37,13 @@ const PARK_EVENT: PreparedStatement = {
  * logged, and a retry is the same BullMQ job moved to its next time (jobId stays the event id). Events
  * for an address that is not confirmed wait (next_attempt_at empty) until the challenge succeeds. An
  * event for a receiver that has been busy past WEBHOOK_RECEIVER_WAIT_MS goes back to the queue unsent
- * (ReceiverSlots), so one slow receiver cannot hold every delivery slot.
+ * (ReceiverSlots), so one slow receiver cannot hold every delivery slot. An event of a deleted account
+ * ends failed unsent (deleted-account.ts).
  */
 @Processor(QUEUES.webhookDelivery)
 export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly batches: DeliveryBatches;
+  private readonly logger = new Logger(WebhookDeliveryProcessor.name);
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -68,6 +71,11 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     const event = await this.batches.readEvent(job.data.eventId);
     if (!event || event.event_state !== 'pending') return 'skipped';
     const eventId = event.event_id;
+    if (event.account_deleted) {
+      // Ended, not retried: the relay re-enqueues pending events only, so this one is not sent again.
+      this.logger.warn(`webhook event ${eventId} ended unsent: ${ACCOUNT_DELETED}`);
+      return this.end(eventId, 'failed', ACCOUNT_DELETED);
+    }
     if (!event.url) return this.end(eventId, 'failed', 'the callback address no longer exists');
     if (event.endpoint_state !== 'confirmed') {
       // Parked until the challenge releases it. If the address was confirmed since the read, that release

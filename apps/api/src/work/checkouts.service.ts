@@ -2,7 +2,7 @@ import type { CheckoutResponse, TaskProblem } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
@@ -64,6 +64,29 @@ const LEASE_NEXT_TASK: PreparedStatement = {
     SELECT ${CHECKOUT_ROW_SQL}
       FROM leased c JOIN candidate t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id`,
 };
+
+/**
+ * Ends the worker's active leases (`$3`: the one with that id; without it, all of them) as a release does:
+ * each lease is locked, then its task (the order of every lease writer), and it ends as the task then
+ * reads: `cancelled` when a cancel_outstanding committed meanwhile, else `released`, or `expired` when its
+ * time ran out. `$2`: the problem reported with it, or null.
+ */
+const releaseSql = (one: boolean) => `
+  WITH lease AS (
+    SELECT id, task_id FROM checkouts WHERE worker_id = $1 AND state = 'active' ${one ? 'AND id = $3' : ''} ORDER BY id FOR UPDATE
+  ), task AS (
+    SELECT t.id, t.cancelled_at IS NOT NULL AS cancelled FROM tasks t JOIN lease ON t.id = lease.task_id FOR NO KEY UPDATE OF t
+  ), ended AS (
+    UPDATE checkouts c
+       SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN 'released' ELSE 'expired' END,
+           ended_at = now(),
+           problem = $2
+      FROM lease JOIN task ON task.id = lease.task_id
+     WHERE c.id = lease.id
+     RETURNING c.id, c.state
+  ) SELECT id, state FROM ended`;
+const RELEASE_ONE = releaseSql(true);
+const RELEASE_ALL = releaseSql(false);
 
 const ACTIVE_CHECKOUTS_SQL = `
   SELECT ${CHECKOUT_ROW_SQL}
@@ -161,29 +184,14 @@ export class CheckoutsService {
    * (its time ran out while the worker chose the reason) is kept too, unless that lease holds one or
    * ended more than LATE_REPORT_WINDOW ago: a worker cannot go back over old skips to add reports.
    *
-   * The lease is locked, then its task (the order of every lease writer), and the lease ends as the
-   * task then reads: `cancelled` when a cancel_outstanding committed meanwhile. That cancel skipped
-   * this lease, which the release held while it waited for the task, and left it to the release
-   * (projects/cancel-outstanding.ts); the worker app tells "skipped a cancelled task" by that state.
+   * The lease is locked, then its task, and ends as the task then reads (RELEASE_ONE): `cancelled` when a
+   * cancel_outstanding committed meanwhile. That cancel skipped this lease, which the release held while
+   * it waited for the task, and left it to the release (projects/cancel-outstanding.ts); the worker app
+   * tells "skipped a cancelled task" by that state.
    */
   async release(worker: SessionPrincipal, checkoutId: string, problem: TaskProblem | null = null): Promise<{ checkout_id: string; state: string }> {
     if (!isUuid(checkoutId)) throw workErrors.checkoutNotFound();
-    const rows: Array<{ state: string }> = await this.db.query(
-      `WITH lease AS (
-         SELECT id, task_id FROM checkouts WHERE id = $1 AND worker_id = $2 AND state = 'active' FOR UPDATE
-       ), task AS (
-         SELECT t.cancelled_at IS NOT NULL AS cancelled FROM tasks t JOIN lease ON t.id = lease.task_id FOR NO KEY UPDATE OF t
-       ), ended AS (
-         UPDATE checkouts c
-            SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN 'released' ELSE 'expired' END,
-                ended_at = now(),
-                problem = $3
-           FROM lease CROSS JOIN task
-          WHERE c.id = lease.id
-          RETURNING c.state
-       ) SELECT state FROM ended`,
-      [checkoutId, worker.userId, problem],
-    );
+    const rows: Array<{ id: string; state: string }> = await this.db.query(RELEASE_ONE, [worker.userId, problem, checkoutId]);
     if (rows[0]) {
       this.expiry.ended(checkoutId);
       return { checkout_id: checkoutId, state: rows[0].state };
@@ -199,5 +207,14 @@ export class CheckoutsService {
     if (!current[0]) throw workErrors.checkoutNotFound();
     if (current[0].state === 'submitted') throw workErrors.releaseSubmitted();
     return { checkout_id: checkoutId, state: current[0].state };
+  }
+
+  /**
+   * Releases every active lease of the worker as `release` does, in `tx` (the account's deletion); answers
+   * what to run once `tx` has committed: the ended leases' expiry jobs are dropped, as after a release.
+   */
+  async releaseAll(tx: EntityManager, workerId: string): Promise<() => void> {
+    const rows: Array<{ id: string }> = await tx.query(RELEASE_ALL, [workerId, null]);
+    return () => rows.forEach(({ id }) => this.expiry.ended(id));
   }
 }

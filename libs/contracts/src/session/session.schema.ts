@@ -13,7 +13,13 @@ const password = z
   .min(8, { error: 'must be at least 8 characters' })
   .max(200, { error: 'must be at most 200 characters' });
 
-export const signupBodySchema = objectBody(z.object({ email, password, name: text(100, 'a name') }));
+/**
+ * RFC 2606 reserves `.invalid`: no such address receives mail, and a deleted account's email is rewritten
+ * to one (`deleted-<user id>@deleted.invalid`), which a sign-up must not be able to take first.
+ */
+const newEmail = email.refine((value) => !value.endsWith('.invalid'), { error: 'cannot receive mail (.invalid is a reserved domain)' });
+
+export const signupBodySchema = objectBody(z.object({ email: newEmail, password, name: text(100, 'a name') }));
 export type SignupBody = z.output<typeof signupBodySchema>;
 
 export const loginBodySchema = objectBody(z.object({ email, password: z.string({ error: 'must be a string' }) }));
@@ -24,6 +30,15 @@ export const changePasswordBodySchema = objectBody(
   z.object({ current_password: z.string({ error: 'must be a string' }), new_password: password }),
 );
 export type ChangePasswordBody = z.output<typeof changePasswordBodySchema>;
+
+/** `POST /api/session/delete_account`: the password is checked again before the account is deleted. */
+export const deleteAccountBodySchema = objectBody(z.object({ password: z.string({ error: 'must be a string' }) }));
+export type DeleteAccountBody = z.output<typeof deleteAccountBodySchema>;
+
+/** `POST /api/session/delete_account`: the account is deleted and every session of it ended. */
+export interface DeletedAccountResponse {
+  deleted: true;
+}
 
 /** `POST /api/session/logout_others`: how many of the user's other sessions were ended. */
 export interface SignedOutSessionsResponse {

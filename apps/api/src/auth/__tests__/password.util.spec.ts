@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { hashPassword, needsRehash, padding, scryptParams, verifyUserPassword } from '../password.util';
+import { hashPassword, needsRehash, padding, scryptParams, UNUSABLE_PASSWORD_HASH, verifyUserPassword } from '../password.util';
 
 /** Median time of `runs` calls of `check`, in ms. */
 async function medianMs(runs: number, check: () => Promise<unknown>): Promise<number> {
@@ -33,6 +33,12 @@ describe('verifyUserPassword', () => {
     expect(await verifyUserPassword('right password', stored, CHEAP)).toBe(true);
     expect(await verifyUserPassword('right password', stored, scryptParams(5))).toBe(true);
     expect(await verifyUserPassword('wrong password', stored, scryptParams(5))).toBe(false);
+  });
+
+  it('answers false, without throwing, for a deleted account’s unusable hash, whatever the password', async () => {
+    for (const password of ['', 'right password', UNUSABLE_PASSWORD_HASH, 'deleted']) {
+      await expect(verifyUserPassword(password, UNUSABLE_PASSWORD_HASH, CHEAP)).resolves.toBe(false);
+    }
   });
 });
 
