@@ -66,7 +66,7 @@ describe('the account page', () => {
 
     // This device stayed signed in.
     await page.reload();
-    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
   });
 
   it('signs a requester out of the other sessions from the console', async () => {

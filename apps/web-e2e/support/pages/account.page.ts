@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 
-/** /account — change the password, sign out of the other sessions; reached from the user menu. */
+/** /account — change the password, sign out of the other sessions, delete the account; reached from the user menu. */
 export class AccountPage {
   readonly form: Locator;
 
@@ -32,5 +32,19 @@ export class AccountPage {
 
   async signOutOthers(): Promise<void> {
     await this.page.getByRole('button', { name: 'Sign out of other sessions' }).click();
+  }
+
+  /** Opens the Delete account confirmation; the dialog. */
+  async openDeleteAccount(): Promise<Locator> {
+    await this.page.getByRole('button', { name: 'Delete account…' }).click();
+    const dialog = this.page.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.waitFor();
+    return dialog;
+  }
+
+  /** In the open confirmation: types the password and confirms. */
+  async confirmDeleteAccount(dialog: Locator, password: string): Promise<void> {
+    await dialog.getByLabel('Password').fill(password);
+    await dialog.getByRole('button', { name: 'Delete my account' }).click();
   }
 }

@@ -5,12 +5,13 @@ import { sessionApi } from '../api/session.api';
 import { useSession } from '../auth/session-context';
 import { ErrorList } from '../shell/error-list';
 import { ChangePasswordForm } from './change-password-form';
+import { DeleteAccount } from './delete-account';
 import { signedOutText } from './signed-out-text';
 import './account.css';
 
 /**
  * /account, for every signed-in user (worker and requester alike): change the password, sign out the
- * other sessions. Lazy-loaded by the shell, so the worker bundle carries none of it.
+ * other sessions, delete the account. Lazy-loaded by the shell, so the worker bundle carries none of it.
  */
 export function AccountPage() {
   const session = useSession();
@@ -70,6 +71,7 @@ export function AccountPage() {
           {busy ? 'Please wait…' : 'Sign out of other sessions'}
         </button>
       </section>
+      <DeleteAccount onError={onError} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { ChangedPasswordResponse, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
+import type { ChangedPasswordResponse, DeletedAccountResponse, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
 import { api } from './client';
 
 /** Session calls (API.md §4): the cookie they set is what authenticates every later call. */
@@ -11,4 +11,6 @@ export const sessionApi = {
   changePassword: (currentPassword: string, newPassword: string) =>
     api.post<ChangedPasswordResponse>('/api/session/password', { current_password: currentPassword, new_password: newPassword }),
   logOutOthers: () => api.post<SignedOutSessionsResponse>('/api/session/logout_others'),
+  /** Deletes the account once the password is checked; every session of it ends, this one too. */
+  deleteAccount: (password: string) => api.post<DeletedAccountResponse>('/api/session/delete_account', { password }),
 };

@@ -29,6 +29,8 @@ function AuthForm({ mode }: AuthFormProps) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = safeNext(params.get('next'));
+  // Set by the account page after a deletion; kept in the session, so no link can make the page say it.
+  const accountDeleted = session.state.status === 'anonymous' && session.state.ended === 'account-deleted';
   // A sign-up without an answer may have made the account (a second try would say the email is taken): the
   // form says so until a try succeeds. A log-in without an answer did nothing a second try would undo.
   const form = useServerForm({ name: '', email: '', password: '' }, async (values) => {
@@ -58,6 +60,11 @@ function AuthForm({ mode }: AuthFormProps) {
       <form ref={form.formRef} className="card auth-card" onSubmit={form.onSubmit} noValidate aria-labelledby="auth-title" data-testid={`${mode}-form`}>
         <h1 id="auth-title">{title}</h1>
         <p className="muted">One account works on tasks and runs projects.</p>
+        {accountDeleted && mode === 'login' && (
+          <p className="alert success" role="status" data-testid="account-deleted">
+            Your account was deleted and you were signed out everywhere.
+          </p>
+        )}
         <ErrorList
           errors={rootErrors}
           note={mode === 'signup' && form.unsure ? 'No answer from the server: your account may have been made. Log in with this email and password.' : undefined}

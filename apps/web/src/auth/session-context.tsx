@@ -5,7 +5,8 @@ import { sessionApi } from '../api/session.api';
 
 export type SessionState =
   | { status: 'loading'; user: null }
-  | { status: 'anonymous'; user: null }
+  /** `ended`: the server ended the session itself, and why (the log-in page says so). */
+  | { status: 'anonymous'; user: null; ended?: 'account-deleted' }
   | { status: 'signed-in'; user: UserResponse };
 
 export interface Session {
@@ -17,6 +18,8 @@ export interface Session {
   logOut: () => Promise<void>;
   /** Re-reads /api/session/me (after a 401 elsewhere, for instance). */
   refresh: () => Promise<void>;
+  /** The server has ended this session itself (the account was deleted): signed out, without asking it. */
+  signedOut: (why: 'account-deleted') => void;
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -52,6 +55,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       state,
       user: state.user,
       refresh: () => refresh(),
+      signedOut: (why) => setState({ status: 'anonymous', user: null, ended: why }),
       logIn: async (email, password) => {
         const { user } = await sessionApi.logIn(email, password);
         setState({ status: 'signed-in', user });

@@ -1,9 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { TextEncoder } from 'node:util';
 import { ApiError } from '../../api/client';
 import { sessionApi } from '../../api/session.api';
 import { SessionProvider } from '../../auth/session-context';
-import { AccountPage } from '../account-page';
+
+// react-router needs TextEncoder, which jsdom lacks: the router and the page are imported once it is there.
+let router: typeof import('react-router');
+let page: typeof import('../account-page');
+beforeAll(async () => {
+  Object.assign(globalThis, { TextEncoder });
+  [router, page] = await Promise.all([import('react-router'), import('../account-page')]);
+});
 
 beforeEach(() => {
   jest.spyOn(sessionApi, 'me').mockResolvedValue({ id: 'u1', account_id: 'a1', email: 'wanda@example.com', name: 'Wanda', created_at: '2026-11-01T10:00:00.000Z' });
@@ -14,9 +22,13 @@ afterEach(() => {
 });
 
 async function open() {
+  const { MemoryRouter } = router;
+  const { AccountPage } = page;
   render(
     <SessionProvider>
-      <AccountPage />
+      <MemoryRouter>
+        <AccountPage />
+      </MemoryRouter>
     </SessionProvider>,
   );
   await act(async () => undefined);

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import './confirm-dialog.css';
 
 interface Props {
   open: boolean;
@@ -12,7 +13,13 @@ interface Props {
   busy?: boolean;
   /** False when there is nothing to confirm (the dialog then only says so): the confirm button is disabled. */
   canConfirm?: boolean;
-  onConfirm: () => void;
+  /** Runs the request; without it the confirm button submits `form`. */
+  onConfirm?: () => void;
+  /**
+   * The id of a form in the body whose fields the confirmation needs (a password): the confirm button
+   * submits it, as Enter in its fields does, and the form's own submit runs the request.
+   */
+  form?: string;
   onClose: () => void;
 }
 
@@ -20,7 +27,7 @@ interface Props {
  * A modal built on <dialog>: the browser traps focus, Escape closes it, and the page behind is inert.
  * While busy it stays open, so a request that cannot be called back is never hidden half-done.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, canConfirm = true, onConfirm, onClose }: Props) {
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, canConfirm = true, onConfirm, form, onClose }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -56,7 +63,13 @@ export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel
         <button ref={cancelRef} type="button" className="button" onClick={onClose} disabled={busy}>
           {cancelLabel}
         </button>
-        <button type="button" className={`button ${danger ? 'danger' : 'primary'}`} onClick={onConfirm} disabled={busy || !canConfirm}>
+        <button
+          type={form ? 'submit' : 'button'}
+          form={form}
+          className={`button ${danger ? 'danger' : 'primary'}`}
+          onClick={onConfirm}
+          disabled={busy || !canConfirm}
+        >
           {busy ? 'Working…' : confirmLabel}
         </button>
       </div>
