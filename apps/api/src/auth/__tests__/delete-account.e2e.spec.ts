@@ -2,6 +2,7 @@ import { aRequester, aTask, checkOut, completeTaskWithCallback, createProject, s
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { WebhookReceiver } from '../../../test/webhook-receiver';
+import { pgPool } from '../../database/prepared-statement';
 import { ACCOUNT_DELETED } from '../../webhooks/deleted-account';
 
 const PASSWORD = 'correct horse battery'; // factories' signUp default
@@ -114,6 +115,35 @@ describe('deleting an account', () => {
     // No one can sign up as a deleted account's address first.
     const squat = await t.request({ method: 'POST', url: '/api/session/signup', remoteAddress: '198.19.255.1', body: { email: `deleted-x@deleted.invalid`, password: PASSWORD, name: 'x' } });
     expect(squat).toMatchObject({ status: 422, body: { errors: [{ field: 'email', detail: expect.stringContaining('.invalid') }] } });
+  });
+
+  it('holds the user row: a second deletion and a log-in with the old password, both checked while the first is in flight, get nothing', async () => {
+    const user = await signUp(t);
+    const second = await logIn(user.email);
+    const waiting = (statement: string) =>
+      eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [`${statement}%`])).length > 0);
+    // Holds the first deletion inside its transaction, past its lock of the user row: its DELETE of the sessions waits for this.
+    const holder = await pgPool(t.db).connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM sessions WHERE user_id = $1 FOR UPDATE', [user.userId]);
+      const first = deleteAccount(user);
+      expect(await waiting('DELETE FROM sessions')).toBe(true);
+      // Both check the password against the hash the first has not replaced yet, then wait for the user row.
+      const again = deleteAccount({ ...user, auth: { authorization: `Bearer ${second.body.data.token}` } });
+      const login = logIn(user.email);
+      expect(await waiting('SELECT password_hash, deleted_at')).toBe(true);
+      expect(await waiting('INSERT INTO sessions')).toBe(true);
+      await holder.query('COMMIT');
+      expect((await first).status).toBe(200);
+      // The second finds the account deleted and answers as the first did; the log-in finds the hash changed.
+      expect(await again).toMatchObject({ status: 200, body: { data: { deleted: true } } });
+      expect((await login).status).toBe(401);
+    } finally {
+      holder.release();
+    }
+    expect(await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [user.userId])).toEqual([{ n: 0 }]);
+    expect(await t.db.query('SELECT email FROM users WHERE id = $1', [user.userId])).toEqual([{ email: `deleted-${user.userId}@deleted.invalid` }]);
   });
 
   it('releases the worker’s active leases and keeps their submissions in the requester’s results', async () => {
