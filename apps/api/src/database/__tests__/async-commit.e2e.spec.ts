@@ -8,15 +8,17 @@ import { DeliveryBatches } from '../../webhooks/delivery-batches';
 import { pgPool } from '../prepared-statement';
 
 /** Writes per measure. */
-const WRITES = 100;
+const WRITES = 20;
 
 /**
  * The writes that a database crash may lose without harm commit without waiting for the disk
- * (database/async-commit.ts). Measured as WAL syncs: every synchronous commit makes one (or finds its
- * WAL already flushed by another), an asynchronous one leaves the flush to the WAL writer, a few times
- * a second. The counter is the cluster's, and other test files write at the same time, which can only
- * add syncs: so a write passes when one of up to five runs of it stays well under one sync per
- * statement, and the plain write beside them shows that the measure sees this connection's syncs.
+ * (database/async-commit.ts): PostgreSQL reads `synchronous_commit` when a transaction commits. A
+ * deferred constraint trigger runs at that moment, just before the commit record is written, so the
+ * triggers below log the setting each write's commit will use, row by row, into `commit_settings`.
+ *
+ * This used to count the cluster's WAL syncs (`pg_stat_wal`), which every other test file running at
+ * the same time adds to: on a slow or busy machine the asynchronous writes "made" 25 syncs per 100 and
+ * failed. What the setting says at commit is what decides the wait; the bench measures the syncs.
  */
 describe('commits that do not wait for the disk', () => {
   let t: TestApp;
@@ -37,7 +39,21 @@ describe('commits that do not wait for the disk', () => {
        SELECT $1, p.account_id, NULL, $2, 'task_completed', '{}'::jsonb, now() FROM projects p WHERE p.id = $3`,
       [eventId, taskId, r.projectUuid],
     );
-    // One connection for every write below, so that its statistics can be flushed on demand.
+    // This file's own database: the probe changes no other test's tables.
+    await t.db.query(`
+      CREATE TABLE commit_settings (tbl text NOT NULL, row_id uuid NOT NULL, setting text NOT NULL);
+      CREATE FUNCTION log_commit_setting() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        -- TG_ARGV[0]: the column that names this test's row (the event's id, for an attempt).
+        INSERT INTO commit_settings VALUES (TG_TABLE_NAME, (to_jsonb(NEW) ->> TG_ARGV[0])::uuid, current_setting('synchronous_commit'));
+        RETURN NULL;
+      END $$;
+      CREATE CONSTRAINT TRIGGER log_commit_setting AFTER UPDATE ON tasks
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION log_commit_setting('id');
+      CREATE CONSTRAINT TRIGGER log_commit_setting AFTER UPDATE ON webhook_events
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION log_commit_setting('id');
+      CREATE CONSTRAINT TRIGGER log_commit_setting AFTER INSERT ON webhook_attempts
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION log_commit_setting('event_id');`);
     client = await pgPool(t.db).connect();
   });
   afterAll(async () => {
@@ -45,43 +61,33 @@ describe('commits that do not wait for the disk', () => {
     await t?.close();
   });
 
-  /** The cluster's WAL syncs so far, with this connection's own counted (reported when it idles). */
-  const walSyncs = async (): Promise<number> => {
-    await client.query('SELECT pg_stat_force_next_flush()');
-    await client.query('SELECT 1');
-    return Number((await client.query('SELECT wal_sync FROM pg_stat_wal')).rows[0].wal_sync);
+  /** `synchronous_commit` as each commit of `write` (run WRITES times) found it, per table, for this test's rows. */
+  const settingsAtCommit = async (write: (i: number) => Promise<unknown>): Promise<Record<string, string[]>> => {
+    await client.query('TRUNCATE commit_settings');
+    for (let i = 0; i < WRITES; i++) await write(i);
+    const { rows } = await client.query<{ tbl: string; setting: string }>(
+      'SELECT tbl, setting FROM commit_settings WHERE row_id = ANY($1::uuid[]) ORDER BY tbl',
+      [[taskId, eventId]],
+    );
+    const byTable: Record<string, string[]> = {};
+    for (const { tbl, setting } of rows) (byTable[tbl] ??= []).push(setting);
+    return byTable;
   };
-  /**
-   * The fewest WAL syncs that a run of WRITES sequential calls of `write` made, over up to `runs` runs,
-   * stopping at the first run under `enough`. A run takes ~50 ms; to fail one, the other test files would
-   * have to sync the WAL hundreds of times a second through all of it.
-   */
-  const fewestSyncs = async (write: (i: number) => Promise<unknown>, runs: number, enough = 0): Promise<number> => {
-    let fewest = Infinity;
-    for (let run = 0; run < runs && fewest >= enough; run++) {
-      const before = await walSyncs();
-      for (let i = 0; i < WRITES; i++) await write(i);
-      fewest = Math.min(fewest, (await walSyncs()) - before);
-    }
-    return fewest;
-  };
-  /** Far fewer syncs than writes: most commits left their flush to the WAL writer. */
-  const FEW = WRITES / 4;
+  const every = (setting: string) => Array<string>(WRITES).fill(setting);
+
   // Each write changes the row, so that each one commits something.
   const threshold = (i: number) => (i % 2 === 0 ? 0.5 : 0.6);
 
-  it('a plain write waits for the disk at every commit (the measure sees it)', async () => {
-    const syncs = await fewestSyncs(
-      (i) => client.query('UPDATE tasks SET consensus = $2::json, consensus_iou_threshold = $3::real WHERE id = $1', [taskId, `[{"n":${i}}]`, threshold(i)]),
-      1,
+  it('a plain write waits for the disk at its commit (the probe sees the setting)', async () => {
+    const settings = await settingsAtCommit((i) =>
+      client.query('UPDATE tasks SET consensus = $2::json, consensus_iou_threshold = $3::real WHERE id = $1', [taskId, `[{"n":${i}}]`, threshold(i)]),
     );
-    expect(syncs).toBeGreaterThanOrEqual(WRITES);
+    expect(settings).toEqual({ tasks: every('on') });
   });
 
   it('storing a consensus does not wait, and it is stored', async () => {
-    const syncs = await fewestSyncs((i) => storeConsensus(client, threshold(i), [{ id: taskId, text: `[{"n":${i}}]`, frame: null }]), 5, FEW);
-    expect(syncs).toBeLessThan(FEW);
-    // storeConsensus logs its failures instead of throwing: no write at all would also make no sync.
+    const settings = await settingsAtCommit((i) => storeConsensus(client, threshold(i), [{ id: taskId, text: `[{"n":${i}}]`, frame: null }]));
+    expect(settings).toEqual({ tasks: every('off') });
     const [row] = (
       await client.query('SELECT consensus::text AS consensus, consensus_iou_threshold = $2::real AS same_threshold FROM tasks WHERE id = $1', [taskId, threshold(WRITES - 1)])
     ).rows;
@@ -91,25 +97,22 @@ describe('commits that do not wait for the disk', () => {
   it('recording a delivery attempt does not wait, and it is recorded', async () => {
     const batches = new DeliveryBatches(client);
     let attempts = 0;
-    const syncs = await fewestSyncs(
-      () =>
-        batches.recordAttempt({
-          attemptId: randomUUID(),
-          eventId,
-          statusCode: 500,
-          durationMs: 3,
-          error: 'HTTP 500',
-          excerpt: null,
-          attemptCount: ++attempts,
-          state: 'pending',
-          delayMs: 60_000,
-          body: '{}',
-          redeliveries: 0,
-        }),
-      5,
-      FEW,
+    const settings = await settingsAtCommit(() =>
+      batches.recordAttempt({
+        attemptId: randomUUID(),
+        eventId,
+        statusCode: 500,
+        durationMs: 3,
+        error: 'HTTP 500',
+        excerpt: null,
+        attemptCount: ++attempts,
+        state: 'pending',
+        delayMs: 60_000,
+        body: '{}',
+        redeliveries: 0,
+      }),
     );
-    expect(syncs).toBeLessThan(FEW);
+    expect(settings).toEqual({ webhook_attempts: every('off'), webhook_events: every('off') });
     const [row] = (await client.query('SELECT attempt_count, (SELECT count(*)::int FROM webhook_attempts WHERE event_id = $1) AS logged FROM webhook_events WHERE id = $1', [eventId])).rows;
     expect(row).toEqual({ attempt_count: attempts, logged: attempts });
   });
