@@ -1,6 +1,8 @@
 import type { ChangedPasswordResponse, DataBody, DeletedAccountResponse, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
 import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res, UseGuards, UseInterceptors } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
+import { ApiData, ApiErrors, ApiSessionAuth, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { UntrustedForwardingWarning } from '../common/http/untrusted-forwarding.interceptor';
@@ -12,7 +14,7 @@ import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type StartedSession } from './sessions.service';
 
-@ApiTags('session')
+@ApiTags(TAGS.sessions)
 @Controller('api/session')
 export class SessionController {
   constructor(
@@ -22,12 +24,24 @@ export class SessionController {
   ) {}
 
   @Post('signup')
+  @ApiOperation({ summary: 'Sign up', description: 'Creates a user and its account, and signs it in: the token in the answer and the `cb_session` cookie.' })
+  @ApiData(201, ref('Session'))
+  @ApiErrors([...BODY_ERRORS, 403, 415, 422, 429], {
+    422: 'A field is invalid, or `email` is already registered.',
+    429: 'Too many sign-ups from this address: the `Retry-After` header says when to retry.',
+  })
   @UseInterceptors(UntrustedForwardingWarning)
   async signUp(@Body() body: SignupDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
     return this.reply(reply, await this.sessions.signUp(body, ip));
   }
 
   @Post('login')
+  @ApiOperation({ summary: 'Log in', description: 'Signs in: the token in the answer and the `cb_session` cookie.' })
+  @ApiData(200, ref('Session'))
+  @ApiErrors([...BODY_ERRORS, 401, 403, 415, 422, 429], {
+    401: 'Field `root`, `email or password is wrong` (the same answer for an unknown email).',
+    429: 'Too many failed log-ins for this email or address: the `Retry-After` header says when to retry.',
+  })
   @HttpCode(200)
   @UseInterceptors(UntrustedForwardingWarning)
   async logIn(@Body() body: LoginDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
@@ -37,6 +51,10 @@ export class SessionController {
   @Post('logout')
   @HttpCode(200)
   @UseGuards(SessionGuard)
+  @ApiOperation({ summary: 'Log out', description: 'Ends this session and clears the cookie.' })
+  @ApiSessionAuth()
+  @ApiData(200, ref('Ok'))
+  @ApiErrors([401, 403])
   async logOut(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.logOut(session.sessionId);
     clearSessionCookie(reply);
@@ -47,6 +65,14 @@ export class SessionController {
   @Post('password')
   @HttpCode(200)
   @UseGuards(SessionGuard)
+  @ApiOperation({ summary: 'Change the password', description: 'Checks `current_password`, sets `new_password` and ends every other session of the user; this one stays signed in.' })
+  @ApiSessionAuth()
+  @ApiData(200, ref('ChangedPassword'))
+  @ApiErrors([...BODY_ERRORS, 401, 403, 409, 415, 422, 429], {
+    409: 'The password was changed meanwhile (another session): enter the new one as the current password.',
+    422: 'A field is invalid, or `current_password` is wrong (which counts as a failed log-in).',
+    429: 'Too many wrong passwords (the log-in limits): the `Retry-After` header says when to retry.',
+  })
   async changePassword(
     @CurrentSession() session: SessionPrincipal,
     @Body() body: ChangePasswordDto,
@@ -59,6 +85,10 @@ export class SessionController {
   @Post('logout_others')
   @HttpCode(200)
   @UseGuards(SessionGuard)
+  @ApiOperation({ summary: 'Log out every other session', description: 'Ends every session of the user but this one: a device lost or left signed in.' })
+  @ApiSessionAuth()
+  @ApiData(200, ref('SignedOutSessions'))
+  @ApiErrors([401, 403])
   async logOutOthers(@CurrentSession() session: SessionPrincipal): Promise<DataBody<SignedOutSessionsResponse>> {
     return { data: { signed_out_sessions: await this.sessions.logOutOthers(session) } };
   }
@@ -70,6 +100,18 @@ export class SessionController {
   @Post('delete_account')
   @HttpCode(200)
   @UseGuards(SessionGuard)
+  @ApiOperation({
+    summary: 'Delete the account',
+    description:
+      'Once `password` is checked: projects archived and their outstanding tasks cancelled, keys revoked, every session ended (this one too, and the cookie cleared); results are kept.',
+  })
+  @ApiSessionAuth()
+  @ApiData(200, ref('DeletedAccount'))
+  @ApiErrors([...BODY_ERRORS, 401, 403, 409, 415, 422, 429], {
+    409: 'The password was changed meanwhile: enter the new one.',
+    422: 'A field is invalid, or `password` is wrong (which counts as a failed log-in).',
+    429: 'Too many wrong passwords (the log-in limits): the `Retry-After` header says when to retry.',
+  })
   async deleteAccount(
     @CurrentSession() session: SessionPrincipal,
     @Body() body: DeleteAccountDto,
@@ -83,6 +125,10 @@ export class SessionController {
 
   @Get('me')
   @UseGuards(SessionGuard)
+  @ApiOperation({ summary: 'Who is signed in', description: 'The session\'s user.' })
+  @ApiSessionAuth()
+  @ApiData(200, ref('Me'))
+  @ApiErrors([401])
   async me(@CurrentSession() session: SessionPrincipal): Promise<DataBody<{ user: UserResponse }>> {
     return { data: { user: toUserResponse(await this.sessions.user(session.userId)) } };
   }

@@ -1,6 +1,8 @@
-import type { CancelOutstandingResult, ConsoleTaskDetail, ConsoleTaskRow, DataBody, ProjectProgress } from '@crowdbox/contracts';
+import { TASK_STATES, type CancelOutstandingResult, type ConsoleTaskDetail, type ConsoleTaskRow, type DataBody, type ProjectProgress } from '@crowdbox/contracts';
 import { Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
+import { ApiData, ApiErrors, ApiPageQuery, ApiSessionAuth, ApiUuidParam, dataBody, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { SessionGuard } from '../auth/session.guard';
@@ -13,8 +15,9 @@ import { ConsoleTasksService } from './console-tasks.service';
 import { ConsoleTaskListQueryDto } from './dto/console-tasks.dto';
 
 /** The console's views of a project's tasks and results (API.md §4), for the signed-in owner. */
-@ApiTags('console')
-@ApiBearerAuth()
+@ApiTags(TAGS.tasks)
+@ApiSessionAuth()
+@ApiUuidParam('uuid', 'the project')
 @UseGuards(SessionGuard)
 @Controller('api/console/projects/:uuid')
 export class ConsoleTasksController {
@@ -25,11 +28,20 @@ export class ConsoleTasksController {
   ) {}
 
   @Get('progress')
+  @ApiOperation({ summary: 'Project progress', description: 'Task counts by state, submissions, money paid and committed, and tasks per day over the last 30 days.' })
+  @ApiData(200, ref('ProjectProgress'))
+  @ApiErrors([401, 404, 429])
   async progress(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ProjectProgress>> {
     return { data: await this.tasks.progress(session.accountId, uuid) };
   }
 
   @Get('tasks')
+  @ApiOperation({ summary: 'List tasks', description: 'Newest first, keyset-paged: the next page is `before=<next_cursor>` with the same `limit`.' })
+  @ApiQuery({ name: 'state', required: false, enum: TASK_STATES, description: 'only tasks in this state' })
+  @ApiQuery({ name: 'reported', required: false, enum: ['true'], description: 'only tasks some worker gave back reporting a problem' })
+  @ApiPageQuery()
+  @ApiOkResponse({ description: 'A page of tasks.', schema: ref('ConsoleTaskPage') })
+  @ApiErrors([401, 404, 422, 429], { 422: 'A query parameter is invalid (`state`, `reported`, `before`, `limit`).' })
   async list(
     @CurrentSession() session: SessionPrincipal,
     @IdParam('uuid') uuid: string,
@@ -40,6 +52,10 @@ export class ConsoleTasksController {
   }
 
   @Get('tasks/:taskUuid')
+  @ApiOperation({ summary: 'Get a task', description: 'The task with its prompt, labels, reported problems and results (consensus and every worker\'s boxes).' })
+  @ApiUuidParam('taskUuid', 'the task')
+  @ApiData(200, ref('ConsoleTaskDetail'))
+  @ApiErrors([401, 404, 429])
   async detail(
     @CurrentSession() session: SessionPrincipal,
     @IdParam('uuid') uuid: string,
@@ -54,6 +70,10 @@ export class ConsoleTasksController {
    * complete or cancelled (docs/decisions.md, "Cancelling one task").
    */
   @Post('tasks/:taskUuid/cancel')
+  @ApiOperation({ summary: 'Cancel a task', description: 'As cancel_outstanding for one task; `cancelled` is 0 when it was already complete or cancelled.' })
+  @ApiUuidParam('taskUuid', 'the task')
+  @ApiData(200, ref('CancelOutstandingResult'))
+  @ApiErrors([401, 403, 404, 429])
   @HttpCode(200)
   async cancel(
     @CurrentSession() session: SessionPrincipal,
@@ -65,7 +85,19 @@ export class ConsoleTasksController {
 
   /** The same streamed export as GET /api/v1/projects/:uuid/annotations, as a download. */
   @Get('results')
-  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS })
+  @ApiOperation({
+    summary: 'Download the results',
+    description: 'The export of GET /api/v1/projects/{uuid}/annotations with every worker\'s boxes, as an attachment (`Content-Disposition`).',
+  })
+  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'default `json`' })
+  @ApiOkResponse({
+    description: '`json`: `{data: [ProjectAnnotationsEntry]}`; `coco`: a COCO file; `csv`: text/csv.',
+    content: {
+      'application/json': { schema: dataBody({ type: 'array', items: ref('ProjectAnnotationsEntry') }) },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiErrors([401, 404, 422, 429], { 422: '`format` is not `json`, `coco` or `csv`.' })
   async results(
     @CurrentSession() session: SessionPrincipal,
     @IdParam('uuid') uuid: string,

@@ -1,5 +1,7 @@
 import { Controller, Get, Logger } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
+import { ApiData, ApiErrors, TAGS } from '../common/http/api-docs';
 import { ApiException } from '../common/errors/api.exception';
 import { Readiness } from './readiness';
 
@@ -11,7 +13,7 @@ import { Readiness } from './readiness';
  * out of its load balancer at once and turn a degraded service into none. (A jobs process, which cannot
  * work without Redis, answers its own /readyz on JOBS_HTTP_PORT: bootstrap/jobs-listener.ts.)
  */
-@ApiExcludeController()
+@ApiTags(TAGS.health)
 @Controller()
 export class HealthController {
   private readonly logger = new Logger(HealthController.name);
@@ -19,6 +21,8 @@ export class HealthController {
   constructor(private readonly readiness: Readiness) {}
 
   @Get('healthz')
+  @ApiOperation({ summary: 'Liveness', description: 'The process answers. No credentials.' })
+  @ApiData(200, ref('Health'))
   live() {
     return { data: { ok: true } };
   }
@@ -28,6 +32,9 @@ export class HealthController {
    * (`ok`, `unavailable` or the timeout), for a dashboard or an alert (readiness.ts).
    */
   @Get('readyz')
+  @ApiOperation({ summary: 'Readiness', description: 'PostgreSQL answers; Redis is reported, not required (without it the API serves, degraded). No credentials.' })
+  @ApiData(200, ref('Readiness'))
+  @ApiErrors([503], { 503: 'Not ready: field `postgres` says why.' })
   async ready() {
     const { postgres, redis } = await this.readiness.check();
     // The probe answers anyone on the public port, so a failure's own message (which can name internal

@@ -1,6 +1,8 @@
 import type { ConsoleProjectResponse, DataBody } from '@crowdbox/contracts';
 import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
+import { ApiData, ApiErrors, ApiSessionAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import { SessionGuard } from '../auth/session.guard';
 import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
@@ -8,29 +10,46 @@ import { CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
 import type { CancelResult } from './cancel-outstanding';
 import { ProjectsService } from './projects.service';
 
-@ApiTags('console')
-@ApiBearerAuth()
+@ApiTags(TAGS.projects)
+@ApiSessionAuth()
 @UseGuards(SessionGuard)
 @Controller('api/console/projects')
 export class ProjectsConsoleController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Get()
+  @ApiOperation({ summary: 'List projects', description: 'The account\'s projects, newest first, archived ones too.' })
+  @ApiData(200, { type: 'array', items: ref('ConsoleProject') })
+  @ApiErrors([401, 429])
   async list(@CurrentSession() session: SessionPrincipal): Promise<DataBody<ConsoleProjectResponse[]>> {
     return { data: await this.projects.list(session.accountId) };
   }
 
   @Post()
+  @ApiOperation({ summary: 'Create a project', description: 'The template\'s `[[variables]]` are read from it; labels must be unique.' })
+  @ApiData(201, ref('ConsoleProject'))
+  @ApiErrors([...BODY_ERRORS, 401, 403, 415, 422, 429])
   async create(@CurrentSession() session: SessionPrincipal, @Body() body: CreateProjectDto): Promise<DataBody<ConsoleProjectResponse>> {
     return { data: await this.projects.create(session.accountId, body) };
   }
 
   @Get(':uuid')
+  @ApiOperation({ summary: 'Get a project', description: 'The project with its configuration and counts.' })
+  @ApiUuidParam('uuid', 'the project')
+  @ApiData(200, ref('ConsoleProject'))
+  @ApiErrors([401, 404, 429])
   async get(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
     return { data: await this.projects.consoleProject(session.accountId, uuid) };
   }
 
   @Patch(':uuid')
+  @ApiOperation({
+    summary: 'Change a project',
+    description: 'Only the fields given change. With `expected_updated_at`, a project saved since that version is left as it is (409).',
+  })
+  @ApiUuidParam('uuid', 'the project')
+  @ApiData(200, ref('ConsoleProject'))
+  @ApiErrors([...BODY_ERRORS, 401, 403, 404, 409, 415, 422, 429], { 409: 'Field `expected_updated_at`: the project was changed after that version; read it again.' })
   async update(
     @CurrentSession() session: SessionPrincipal,
     @IdParam('uuid') uuid: string,
@@ -41,6 +60,10 @@ export class ProjectsConsoleController {
 
   /** Ends every incomplete task and its active leases; what was submitted stays readable. */
   @Post(':uuid/cancel_outstanding')
+  @ApiOperation({ summary: 'Cancel the outstanding tasks', description: 'Every incomplete task leaves the workers\' queue and its active leases end; what was submitted stays readable.' })
+  @ApiUuidParam('uuid', 'the project')
+  @ApiData(200, ref('CancelOutstandingResult'))
+  @ApiErrors([401, 403, 404, 429])
   @HttpCode(200)
   async cancelOutstanding(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<CancelResult>> {
     return { data: await this.projects.cancelOutstanding(session.accountId, uuid) };
@@ -48,6 +71,10 @@ export class ProjectsConsoleController {
 
   /** Sets archived_at and cancels the outstanding tasks, in one transaction; an archived project is answered as it is. */
   @Post(':uuid/archive')
+  @ApiOperation({ summary: 'Archive a project', description: 'Sets `archived_at` and cancels the outstanding tasks; an archived project is answered as it is.' })
+  @ApiUuidParam('uuid', 'the project')
+  @ApiData(200, ref('ConsoleProject'))
+  @ApiErrors([401, 403, 404, 429])
   @HttpCode(200)
   async archive(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
     return { data: await this.projects.archive(session.accountId, uuid) };
@@ -55,6 +82,10 @@ export class ProjectsConsoleController {
 
   /** Clears archived_at: the project takes tasks again; those the archive cancelled stay cancelled. */
   @Post(':uuid/unarchive')
+  @ApiOperation({ summary: 'Unarchive a project', description: 'The project takes tasks again; those the archive cancelled stay cancelled.' })
+  @ApiUuidParam('uuid', 'the project')
+  @ApiData(200, ref('ConsoleProject'))
+  @ApiErrors([401, 403, 404, 429])
   @HttpCode(200)
   async unarchive(@CurrentSession() session: SessionPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ConsoleProjectResponse>> {
     return { data: await this.projects.unarchive(session.accountId, uuid) };

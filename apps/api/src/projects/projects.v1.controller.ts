@@ -1,6 +1,8 @@
 import type { DataBody, ProjectResponse } from '@crowdbox/contracts';
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
+import { ApiData, ApiErrors, ApiKeyAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
@@ -9,8 +11,8 @@ import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { ProjectsService } from './projects.service';
 
-@ApiTags('requester')
-@ApiSecurity('apikey')
+@ApiTags(TAGS.requester)
+@ApiKeyAuth()
 @UseGuards(ApiKeyGuard)
 @Controller('api/v1/projects')
 export class ProjectsV1Controller {
@@ -20,6 +22,10 @@ export class ProjectsV1Controller {
   ) {}
 
   @Get(':uuid')
+  @ApiOperation({ summary: 'Get a project', description: 'A project of the key\'s account, with its task counts and payments.' })
+  @ApiUuidParam('uuid', 'the project')
+  @ApiData(200, ref('Project'))
+  @ApiErrors([401, 422, 429], { 422: 'Field `root`, `project not found`: no such project, or another account\'s (the seed spec\'s 422).' })
   async get(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<ProjectResponse>> {
     // A malformed id is "not found" for test keys too, as for the other test-key reads.
     if (!isUuid(uuid)) throw ApiException.unprocessable('root', 'project not found');

@@ -1,6 +1,8 @@
 import type { DataBody, TaskAnnotationsRecord } from '@crowdbox/contracts';
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiQuery, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
+import { ApiData, ApiErrors, ApiKeyAuth, ApiUuidParam, dataBody, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -17,15 +19,22 @@ function parseView(view: string | undefined): boolean {
 }
 
 /** Results of the requester API: consensus boxes per task, and a project's complete tasks as a stream. */
-@ApiTags('requester')
-@ApiSecurity('apikey')
+@ApiTags(TAGS.requester)
+@ApiKeyAuth()
 @UseGuards(ApiKeyGuard)
 @Controller('api/v1')
 export class AnnotationsV1Controller {
   constructor(private readonly annotations: AnnotationsService) {}
 
   @Get('tasks/:uuid/annotations')
-  @ApiQuery({ name: 'view', required: false, enum: ['submissions'] })
+  @ApiOperation({
+    summary: "Get a task's consensus boxes",
+    description: 'The consensus of the workers\' boxes (empty until the task is complete); `?view=submissions` adds every worker\'s own boxes.',
+  })
+  @ApiUuidParam('uuid', 'the task')
+  @ApiQuery({ name: 'view', required: false, enum: ['submissions'], description: 'add `submissions`: every worker\'s own boxes' })
+  @ApiData(200, ref('TaskAnnotationsRecord'))
+  @ApiErrors([401, 422, 429], { 422: '`view` is not `submissions`, or `worktask not found` (no such task, or another account\'s).' })
   async task(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @IdParam('uuid') uuid: string,
@@ -35,8 +44,22 @@ export class AnnotationsV1Controller {
   }
 
   @Get('projects/:uuid/annotations')
-  @ApiQuery({ name: 'view', required: false, enum: ['submissions'] })
-  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS })
+  @ApiOperation({
+    summary: "Export a project's results",
+    description:
+      'Complete tasks only, oldest completion first, streamed. `format=coco` answers a COCO detection file (`{images, categories, annotations}`, `bbox: [x, y, w, h]` in pixels), `format=csv` one row per box (text/csv).',
+  })
+  @ApiUuidParam('uuid', 'the project')
+  @ApiQuery({ name: 'view', required: false, enum: ['submissions'], description: 'add `submissions`: every worker\'s own boxes' })
+  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'default `json`' })
+  @ApiOkResponse({
+    description: '`json`: `{data: [ProjectAnnotationsEntry]}`; `coco`: a COCO file; `csv`: text/csv.',
+    content: {
+      'application/json': { schema: dataBody({ type: 'array', items: ref('ProjectAnnotationsEntry') }) },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  })
+  @ApiErrors([401, 422, 429], { 422: '`view` or `format` is not one of the values, or `project not found` (no such project, or another account\'s).' })
   async project(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @IdParam('uuid') uuid: string,

@@ -1,7 +1,9 @@
 import { LIMITS, type DataBody, type TaskResponse } from '@crowdbox/contracts';
 import { Body, Controller, Get, Headers, Post, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiHeader, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
+import { ApiData, ApiErrors, ApiKeyAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { IdParam } from '../common/http/id-param';
 import { BODY_LIMIT_CONFIG } from '../common/http/json-body.parser';
@@ -11,21 +13,33 @@ import { validateIdempotencyKey } from './idempotency';
 import { TasksService } from './tasks.service';
 
 const IDEMPOTENCY_HEADER = {
-  name: 'Idempotency-Key',
+  // As the generator names the header @Headers reads, so the two are one parameter.
+  name: 'idempotency-key',
   required: false,
-  description: 'The same key with the same body within 24 h replays the first response.',
+  description:
+    '`Idempotency-Key`, 1 to 255 characters: the same key with the same body within 24 h replays the first response; with another body it is a 422 on `Idempotency-Key`.',
 };
 
 /** The Cogmint-compatible task calls of the requester API. */
-@ApiTags('requester')
-@ApiSecurity('apikey')
+@ApiTags(TAGS.requester)
+@ApiKeyAuth()
 @UseGuards(ApiKeyGuard)
 @Controller('api/v1')
 export class TasksV1Controller {
   constructor(private readonly tasks: TasksService) {}
 
   @Post('projects/add_task')
+  @ApiOperation({
+    summary: 'Add a task',
+    description:
+      '`project_uuid` inside `task` or at the top level (both: equal). The template is rendered with `substitutions` (HTML-escaped). With a test key nothing is written: the answer is deterministic fake data.',
+  })
   @ApiHeader(IDEMPOTENCY_HEADER)
+  @ApiData(201, ref('Task'), 'The task.')
+  @ApiErrors([...BODY_ERRORS, 401, 422, 429], {
+    413: 'The body is over 1 MiB; field `body`.',
+    422: 'A field is invalid (dotted path, e.g. `task.reward`, `substitutions.<name>`), `task is a required field`, `Idempotency-Key`, or `project not found` (no such project, or another account\'s).',
+  })
   async addTask(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @Body() body: AddTaskDto,
@@ -36,7 +50,16 @@ export class TasksV1Controller {
 
   @Post('projects/add_tasks')
   @RouteConfig({ [BODY_LIMIT_CONFIG]: LIMITS.batchBodyBytes })
+  @ApiOperation({
+    summary: 'Add up to 1,000 tasks at once',
+    description: 'All or nothing: one invalid task refuses the batch, its errors named `tasks.<index>.<field>`.',
+  })
   @ApiHeader(IDEMPOTENCY_HEADER)
+  @ApiData(201, { type: 'array', items: ref('Task') }, 'The tasks, in the order given.')
+  @ApiErrors([...BODY_ERRORS, 401, 422, 429], {
+    413: 'The body is over 10 MiB; field `body`.',
+    422: 'A field is invalid (dotted path, e.g. `tasks.3.reward`), `Idempotency-Key`, or `project not found`.',
+  })
   async addTasks(
     @CurrentApiKey() key: ApiKeyPrincipal,
     @Body() body: AddTasksDto,
@@ -47,6 +70,10 @@ export class TasksV1Controller {
 
   /** `worktasks` is the path of older Cogmint clients (ex_cogmint 0.0.x). */
   @Get(['tasks/:uuid', 'worktasks/:uuid'])
+  @ApiOperation({ summary: 'Get a task', description: '`/api/v1/worktasks/{uuid}` is the same call, for older Cogmint clients.' })
+  @ApiUuidParam('uuid', 'the task')
+  @ApiData(200, ref('Task'))
+  @ApiErrors([401, 422, 429], { 422: 'Field `root`, `worktask not found`: no such task, or another account\'s (the seed spec\'s 422).' })
   async getTask(@CurrentApiKey() key: ApiKeyPrincipal, @IdParam('uuid') uuid: string): Promise<DataBody<TaskResponse>> {
     return { data: await this.tasks.getTask(key, uuid) };
   }
