@@ -7,6 +7,7 @@ import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ProjectsModule } from './projects/projects.module';
+import { CacheInvalidationModule } from './redis/cache-invalidation.module';
 import { RedisModule } from './redis/redis.module';
 import { SubmissionsModule } from './submissions/submissions.module';
 import { TasksModule } from './tasks/tasks.module';
@@ -23,6 +24,7 @@ export class AppModule {
         ConfigModule.register(config),
         DatabaseModule,
         RedisModule,
+        CacheInvalidationModule,
         QueuesModule,
         WebhooksModule.register(config.role),
         HealthModule,

@@ -8,6 +8,7 @@ import { randomSecret, sha256Hex } from '../common/crypto.util';
 import { TtlCache } from '../common/ttl-cache';
 import type { ApiKeyPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
+import { CacheInvalidation } from '../redis/cache-invalidation';
 import type { AppConfig } from '../config/config.schema';
 import { ApiKey, type ApiKeyMode } from './api-key.entity';
 import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
@@ -27,9 +28,10 @@ export const MAX_UNREVOKED_KEYS = 20;
 
 /**
  * API keys: creation (the secret is returned once), listing, revocation and authentication.
- * Authentication hits an in-process cache for CACHE_TTL_MS, so a revoked key stops working on every
- * node within that time (at once on the node that revoked it). A secret neither cache knows is looked
- * up only while its client address has look-ups of unknown secrets left (ApiKeyLookupThrottle).
+ * Authentication hits an in-process cache for CACHE_TTL_MS; a revocation makes every process forget the
+ * key at once (CacheInvalidation), with CACHE_TTL_MS as the bound while Redis cannot tell them. A secret
+ * neither cache knows is looked up only while its client address has look-ups of unknown secrets left
+ * (ApiKeyLookupThrottle).
  */
 @Injectable()
 export class ApiKeysService {
@@ -44,9 +46,12 @@ export class ApiKeysService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly lookups: ApiKeyLookupThrottle,
+    private readonly invalidation: CacheInvalidation,
   ) {
     this.known = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_KEYS);
     this.unknown = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_UNKNOWN);
+    // Only `known` can hold a revoked key; a secret in `unknown` cannot become a key.
+    invalidation.register('api-keys', { forget: (hashes) => hashes.forEach((hash) => this.known.delete(hash)), clear: () => this.known.clear() });
   }
 
   /** A new key, unless the account already holds MAX_UNREVOKED_KEYS that are not revoked (422). */
@@ -92,20 +97,20 @@ export class ApiKeysService {
       await repo.update({ id, revokedAt: IsNull() }, { revokedAt: new Date() });
       key.revokedAt = new Date();
     }
-    this.known.delete(key.secretHash);
+    this.invalidation.forget('api-keys', [key.secretHash]);
     return toApiKeyResponse(key);
   }
 
   /**
    * Revokes every key of the account in `tx` (the account's deletion); answers what to run once `tx` has
-   * committed: this process forgets them, as a revocation does, and other processes within CACHE_TTL_MS.
+   * committed: every process forgets them, as for a revocation.
    */
   async revokeAll(tx: EntityManager, accountId: string): Promise<() => void> {
     const [rows]: [Array<{ secret_hash: string }>, number] = await tx.query(
       'UPDATE api_keys SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL RETURNING secret_hash',
       [accountId],
     );
-    return () => rows.forEach((row) => this.known.delete(row.secret_hash));
+    return () => this.invalidation.forget('api-keys', rows.map((row) => row.secret_hash));
   }
 
   /**

@@ -10,6 +10,7 @@ import { TtlCache } from '../common/ttl-cache';
 import { newSigningSecret } from '../webhooks/signing';
 import type { SessionPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
+import { CacheInvalidation } from '../redis/cache-invalidation';
 import type { AppConfig } from '../config/config.schema';
 import { Account } from './account.entity';
 import { LoginThrottle } from './login-throttle';
@@ -30,8 +31,9 @@ const MAX_CACHED_SESSIONS = 50_000;
 @Injectable()
 export class SessionsService {
   /**
-   * Resolved sessions for CACHE_TTL_MS (the worker app polls and submits often). Logging out clears the
-   * entry on this node at once; other nodes stop accepting the token within CACHE_TTL_MS.
+   * Resolved sessions for CACHE_TTL_MS (the worker app polls and submits often). Ending a session (a
+   * log-out, logout_others, a password change, the account's deletion) clears its entry in every process
+   * at once (CacheInvalidation), by session id.
    */
   private readonly cache: TtlCache<string, SessionPrincipal>;
   private readonly logger = new Logger(SessionsService.name);
@@ -43,8 +45,16 @@ export class SessionsService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly throttle: LoginThrottle,
     private readonly signups: SignupThrottle,
+    private readonly invalidation: CacheInvalidation,
   ) {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SESSIONS);
+    invalidation.register('sessions', {
+      forget: (ids) => {
+        const ended = new Set(ids);
+        this.cache.deleteWhere((principal) => ended.has(principal.sessionId));
+      },
+      clear: () => this.cache.clear(),
+    });
     this.scrypt = scryptParams(config.PASSWORD_SCRYPT_P);
   }
 
@@ -131,7 +141,7 @@ export class SessionsService {
   async changePassword(session: SessionPrincipal, input: ChangePasswordBody, address: string): Promise<number> {
     const user = await this.checkPassword(session, input.current_password, address, 'current_password');
     const hash = await hashPassword(input.new_password, this.scrypt);
-    const ended = await this.db.transaction(async (tx) => {
+    const deleted = await this.db.transaction(async (tx) => {
       const [, changed]: [unknown, number] = await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
         user.id,
         hash,
@@ -141,8 +151,8 @@ export class SessionsService {
       if (!changed) throw ApiException.of(409, 'root', 'the password was changed meanwhile; enter the new one as the current password');
       return this.deleteSessions(tx, session.userId, session.sessionId);
     });
-    this.forgetSessions(session.userId, session.sessionId);
-    return ended;
+    this.forgetSessions(deleted.ids);
+    return deleted.ended;
   }
 
   /**
@@ -171,9 +181,9 @@ export class SessionsService {
 
   /** Ends every session of the user but this one; answers how many live ones ended. */
   async logOutOthers(session: SessionPrincipal): Promise<number> {
-    const ended = await this.deleteSessions(this.db.manager, session.userId, session.sessionId);
-    this.forgetSessions(session.userId, session.sessionId);
-    return ended;
+    const deleted = await this.deleteSessions(this.db.manager, session.userId, session.sessionId);
+    this.forgetSessions(deleted.ids);
+    return deleted.ended;
   }
 
   /**
@@ -181,31 +191,31 @@ export class SessionsService {
    * what to run once `tx` has committed: this process forgets them, as for log-out.
    */
   async endAll(tx: EntityManager, userId: string): Promise<() => void> {
-    await this.deleteSessions(tx, userId);
-    return () => this.forgetSessions(userId);
+    const { ids } = await this.deleteSessions(tx, userId);
+    return () => this.forgetSessions(ids);
   }
 
-  /** Deletes the user's sessions, all of them or all but `keep`; answers how many live ones ended. */
-  private async deleteSessions(db: EntityManager, userId: string, keep: string | null = null): Promise<number> {
-    const [rows]: [Array<{ live: boolean }>, number] = await db.query(
-      'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2 RETURNING expires_at > now() AS live',
+  /** Deletes the user's sessions, all of them or all but `keep`; answers their ids and how many live ones ended. */
+  private async deleteSessions(db: EntityManager, userId: string, keep: string | null = null): Promise<{ ids: string[]; ended: number }> {
+    const [rows]: [Array<{ id: string; live: boolean }>, number] = await db.query(
+      'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2 RETURNING id, expires_at > now() AS live',
       [userId, keep],
     );
     // Expired rows the hourly pruning has not reached yet were signed out already.
-    return rows.filter(({ live }) => live).length;
+    return { ids: rows.map(({ id }) => id), ended: rows.filter(({ live }) => live).length };
   }
 
   /**
-   * Once the delete has committed (a load before that could cache a row still there): as for log-out,
-   * the ended sessions stop working here at once and on other nodes within CACHE_TTL_MS.
+   * Once the delete has committed (a load before that could cache a row still there): the ended sessions
+   * stop working in every process at once, as for log-out.
    */
-  private forgetSessions(userId: string, keep: string | null = null): void {
-    this.cache.deleteWhere((principal) => principal.userId === userId && principal.sessionId !== keep);
+  private forgetSessions(ids: string[]): void {
+    this.invalidation.forget('sessions', ids);
   }
 
   async logOut(sessionId: string): Promise<void> {
     await this.db.getRepository(Session).delete({ id: sessionId });
-    this.cache.deleteWhere((principal) => principal.sessionId === sessionId);
+    this.forgetSessions([sessionId]);
   }
 
   /** The principal of a live session token, or undefined. */

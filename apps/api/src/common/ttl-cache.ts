@@ -64,6 +64,12 @@ export class TtlCache<K extends string, V extends object> {
     this.loading.delete(key);
   }
 
+  /** Forgets every entry and keeps every load in flight out (a process that may have missed invalidations). */
+  clear(): void {
+    this.loading.clear();
+    this.entries?.clear();
+  }
+
   /**
    * Forgets every entry whose value matches (a logged-out session, cached under its token's hash), and
    * keeps every load in flight out of the cache, since any of them may have read the value before it changed.

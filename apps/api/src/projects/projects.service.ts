@@ -14,6 +14,7 @@ import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
+import { CacheInvalidation } from '../redis/cache-invalidation';
 import { inLongTransaction } from '../database/long-transaction';
 import type { AppConfig } from '../config/config.schema';
 import { CANCEL_LIMIT_MS, cancelOutstanding, type CancelResult } from './cancel-outstanding';
@@ -34,14 +35,16 @@ const MAX_CACHED_PROJECT_CHARS = 32 * 1024 * 1024;
 /** Projects: set up in the console, read by the requester API, used by every task. */
 @Injectable()
 export class ProjectsService {
-  /** Projects by id for the add_task and checkout hot paths; invalidated here on update, elsewhere after CACHE_TTL_MS. */
+  /** Projects by id for the add_task and checkout hot paths; a change makes every process forget its copy (CacheInvalidation). */
   private readonly cache: TtlCache<string, Project>;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly invalidation: CacheInvalidation,
   ) {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_PROJECTS, { maxSize: MAX_CACHED_PROJECT_CHARS, sizeOf: projectChars });
+    invalidation.register('projects', { forget: (ids) => ids.forEach((id) => this.cache.delete(id)), clear: () => this.cache.clear() });
   }
 
   async create(accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
@@ -66,7 +69,8 @@ export class ProjectsService {
 
   /**
    * PATCH: reads the row itself, locked, not the cached copy. The cache may be up to CACHE_TTL_MS old
-   * (another process's PATCH), and saving a stale copy wrote its old columns back over that change.
+   * (another process's PATCH whose invalidation Redis did not carry), and saving a stale copy wrote its
+   * old columns back over that change. Once committed, every process forgets its copy.
    * With `expected_updated_at`, a project saved since the caller read it is left as it is (409).
    */
   async update(accountId: string, id: string, body: UpdateProjectBody): Promise<ConsoleProjectResponse> {
@@ -84,7 +88,7 @@ export class ProjectsService {
       await tx.getRepository(Project).save(row);
       return row;
     });
-    this.cache.delete(project.id);
+    this.invalidation.forget('projects', [project.id]);
     return this.consoleView(project);
   }
 
@@ -125,8 +129,7 @@ export class ProjectsService {
    * POST /api/console/projects/:uuid/archive (docs/decisions.md, "Archiving a project"): sets archived_at
    * and, in the same transaction, cancels the outstanding tasks as cancel_outstanding does. The project's
    * row is locked first, so two archives run one after the other; an archived project is answered as it
-   * is, nothing changed (its archived_at included). Then this process's cached copy is dropped, as a PATCH
-   * does; other processes see it within CACHE_TTL_MS.
+   * is, nothing changed (its archived_at included). Then every process drops its cached copy, as for a PATCH.
    */
   async archive(accountId: string, id: string): Promise<ConsoleProjectResponse> {
     return this.setArchived(accountId, id, true);
@@ -140,17 +143,17 @@ export class ProjectsService {
   /**
    * Archives every project of the account that is not archived yet, each as `archive` does, in `tx` (the
    * account's deletion, in a transaction of statements allowed CANCEL_LIMIT_MS); answers what to run once
-   * `tx` has committed: this process drops its cached copies.
+   * `tx` has committed: every process drops its cached copies.
    */
   async archiveAll(tx: EntityManager, accountId: string): Promise<() => void> {
     const rows: Array<{ id: string }> = await tx.query('SELECT id FROM projects WHERE account_id = $1 AND archived_at IS NULL ORDER BY id', [accountId]);
     for (const { id } of rows) await setArchivedIn(tx, accountId, id, true);
-    return () => rows.forEach(({ id }) => this.cache.delete(id));
+    return () => this.invalidation.forget('projects', rows.map(({ id }) => id));
   }
 
   private async setArchived(accountId: string, id: string, archived: boolean): Promise<ConsoleProjectResponse> {
     const project = await inLongTransaction(this.db, CANCEL_LIMIT_MS, (tx) => setArchivedIn(tx, accountId, id, archived));
-    this.cache.delete(project.id);
+    this.invalidation.forget('projects', [project.id]);
     return this.consoleView(project);
   }
 
@@ -265,7 +268,7 @@ async function setArchivedIn(tx: EntityManager, accountId: string, id: string, a
 
 /**
  * The account's project row itself, locked for the rest of the transaction (not the cached copy, which
- * may be up to CACHE_TTL_MS old); another account's project is the 404 of a missing one, and is not locked.
+ * may be up to CACHE_TTL_MS old when an invalidation was lost); another account's project is the 404 of a missing one, and is not locked.
  */
 async function lockOwnedRow(tx: EntityManager, accountId: string, id: string, mode: 'pessimistic_write' | 'for_no_key_update'): Promise<Project> {
   const row = isUuid(id) ? await tx.getRepository(Project).findOne({ where: { id, accountId }, lock: { mode } }) : null;

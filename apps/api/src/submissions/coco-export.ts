@@ -25,10 +25,10 @@ export interface CocoSource {
 /**
  * The categories of an export: 1, 2, … for the project's labels in their order, then the labels a PATCH
  * removed (boxes drawn before still carry them), then any other label a box carries, numbered as it is
- * met. The project is the one the export began with, read through a cache (CACHE_TTL_MS on another
- * node), and boxes are read as they are: a label renamed while an export ran, or just before on another
- * node, is met in pass two only. So the list is written after the annotations, and every box's
- * category_id is in the file.
+ * met. The project is the one the export began with, read through a cache (up to CACHE_TTL_MS old on a
+ * node that missed a PATCH's invalidation), and boxes are read as they are: a label renamed while an
+ * export ran, or just before on such a node, is met in pass two only. So the list is written after the
+ * annotations, and every box's category_id is in the file.
  */
 export class CocoCategories {
   private readonly ids = new Map<string, number>();
