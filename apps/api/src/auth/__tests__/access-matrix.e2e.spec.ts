@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, createApiKey, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { collectRegisteredRoutes } from '../../../test/registered-routes';
 import { startTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../../test/test-app';
 import { asFixture, leaseInDb } from '../../../test/work-fixtures';
-import { RouteTable } from '../../common/http/route-table';
 
 /**
  * Who may call each route of the API, checked against the running app. MATRIX below lists every route
@@ -178,20 +177,8 @@ interface World {
   loggedOut: string;
 }
 
-/**
- * Every route as Fastify registers it (method and full path), collected by an onRoute hook. The hook
- * must be added before the first route, so it goes in where createApp hooks route registration for its
- * own 405s (RouteTable.watch), before anything is registered. (Fastify's printRoutes tree was the other
- * way, but it is not a complete list: it printed /assets/* as * and left out /api/docs/docs/*.)
- */
-const registered: string[] = [];
-const watch = RouteTable.prototype.watch;
-jest.spyOn(RouteTable.prototype, 'watch').mockImplementation(function (this: RouteTable, fastify: FastifyInstance) {
-  fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) registered.push(`${method} ${route.url}`);
-  });
-  watch.call(this, fastify);
-});
+/** Every route as Fastify registers it (method and full path); see test/registered-routes.ts. */
+const registered = collectRegisteredRoutes();
 
 describe('access matrix: who may call every route', () => {
   let t: TestApp;

@@ -1,9 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { aCompletedTask, aRequester, aTask, checkOut, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { collectRegisteredRoutes } from '../../../test/registered-routes';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { RouteTable } from '../../common/http/route-table';
 
 /**
  * The OpenAPI document at /api/docs/openapi.json (Swagger UI at /api/docs), read from the running app:
@@ -32,15 +31,8 @@ function expectedSchemes(method: string, path: string): string[] {
 /** The paths the document covers: the API's, the probes and metrics (not Swagger UI's files nor the web app's). */
 const DOCUMENTED = /^\/(api\/(v1|session|console|work)\/|healthz$|readyz$|metrics$)/;
 
-/** Every route as Fastify registers it (the access matrix collects them the same way). */
-const registered: string[] = [];
-const watch = RouteTable.prototype.watch;
-jest.spyOn(RouteTable.prototype, 'watch').mockImplementation(function (this: RouteTable, fastify: FastifyInstance) {
-  fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) registered.push(`${method} ${route.url}`);
-  });
-  watch.call(this, fastify);
-});
+/** Every route as Fastify registers it, as the access matrix collects them. */
+const registered = collectRegisteredRoutes();
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is JSON read from the wire */
 interface Operation {
