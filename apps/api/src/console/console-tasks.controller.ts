@@ -2,7 +2,7 @@ import { TASK_STATES, type CancelOutstandingResult, type ConsoleTaskDetail, type
 import { Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ref } from '../bootstrap/openapi-schemas';
-import { ApiData, ApiErrors, ApiPageQuery, ApiSessionAuth, ApiUuidParam, dataBody, TAGS } from '../common/http/api-docs';
+import { ApiData, ApiErrors, ApiPageQuery, ApiSessionAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { SessionGuard } from '../auth/session.guard';
@@ -10,7 +10,7 @@ import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { ProjectsService } from '../projects/projects.service';
 import { AnnotationsService } from '../submissions/annotations.service';
-import { EXPORT_FORMATS, exportContentType, parseFormat } from '../submissions/export-format';
+import { ApiExport, exportContentType, parseFormat } from '../submissions/export-format';
 import { ConsoleTasksService } from './console-tasks.service';
 import { ConsoleTaskListQueryDto } from './dto/console-tasks.dto';
 
@@ -89,14 +89,7 @@ export class ConsoleTasksController {
     summary: 'Download the results',
     description: 'The export of GET /api/v1/projects/{uuid}/annotations with every worker\'s boxes, as an attachment (`Content-Disposition`).',
   })
-  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'default `json`' })
-  @ApiOkResponse({
-    description: '`json`: `{data: [ProjectAnnotationsEntry]}`; `coco`: a COCO file; `csv`: text/csv.',
-    content: {
-      'application/json': { schema: dataBody({ type: 'array', items: ref('ProjectAnnotationsEntry') }) },
-      'text/csv': { schema: { type: 'string' } },
-    },
-  })
+  @ApiExport()
   @ApiErrors([401, 404, 422, 429], { 422: '`format` is not `json`, `coco` or `csv`.' })
   async results(
     @CurrentSession() session: SessionPrincipal,

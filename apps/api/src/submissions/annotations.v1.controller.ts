@@ -1,8 +1,8 @@
 import type { DataBody, TaskAnnotationsRecord } from '@crowdbox/contracts';
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ref } from '../bootstrap/openapi-schemas';
-import { ApiData, ApiErrors, ApiKeyAuth, ApiUuidParam, dataBody, TAGS } from '../common/http/api-docs';
+import { ApiData, ApiErrors, ApiKeyAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { ApiKeyGuard } from '../auth/api-key.guard';
@@ -10,7 +10,7 @@ import { ApiException } from '../common/errors/api.exception';
 import { IdParam } from '../common/http/id-param';
 import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
 import { AnnotationsService } from './annotations.service';
-import { EXPORT_FORMATS, exportContentType, parseFormat } from './export-format';
+import { ApiExport, exportContentType, parseFormat } from './export-format';
 
 function parseView(view: string | undefined): boolean {
   if (view === undefined || view === '' || view === 'consensus') return false;
@@ -51,14 +51,7 @@ export class AnnotationsV1Controller {
   })
   @ApiUuidParam('uuid', 'the project')
   @ApiQuery({ name: 'view', required: false, enum: ['submissions'], description: 'add `submissions`: every worker\'s own boxes' })
-  @ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'default `json`' })
-  @ApiOkResponse({
-    description: '`json`: `{data: [ProjectAnnotationsEntry]}`; `coco`: a COCO file; `csv`: text/csv.',
-    content: {
-      'application/json': { schema: dataBody({ type: 'array', items: ref('ProjectAnnotationsEntry') }) },
-      'text/csv': { schema: { type: 'string' } },
-    },
-  })
+  @ApiExport()
   @ApiErrors([401, 422, 429], { 422: '`view` or `format` is not one of the values, or `project not found` (no such project, or another account\'s).' })
   async project(
     @CurrentApiKey() key: ApiKeyPrincipal,

@@ -1,4 +1,8 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiOkResponse, ApiQuery } from '@nestjs/swagger';
+import { ref } from '../bootstrap/openapi-schemas';
 import { ApiException } from '../common/errors/api.exception';
+import { dataBody } from '../common/http/api-docs';
 
 /** The formats of a project's export (`?format`), JSON by default. */
 export const EXPORT_FORMATS = ['json', 'coco', 'csv'] as const;
@@ -17,3 +21,16 @@ export function parseFormat(format: string | undefined, emptyIsJson = true): Exp
 export function exportContentType(format: ExportFormat): string {
   return format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8';
 }
+
+/** The OpenAPI of an export's `?format` and its answer in each format, for both routes that serve it. */
+export const ApiExport = (): MethodDecorator =>
+  applyDecorators(
+    ApiQuery({ name: 'format', required: false, enum: EXPORT_FORMATS, description: 'default `json`' }),
+    ApiOkResponse({
+      description: '`json`: `{data: [ProjectAnnotationsEntry]}`; `coco`: a COCO file; `csv`: text/csv.',
+      content: {
+        'application/json': { schema: dataBody({ type: 'array', items: ref('ProjectAnnotationsEntry') }) },
+        'text/csv': { schema: { type: 'string' } },
+      },
+    }),
+  );
