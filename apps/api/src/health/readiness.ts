@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { within } from '../common/within';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
@@ -48,13 +49,9 @@ const noAnswer = (timeoutMs: number) => `no answer within ${timeoutMs} ms`;
 
 /** 'ok', the error's message, or a timeout's; the check itself is left to finish or fail on its own. */
 function answer(check: Promise<unknown>, timeoutMs: number): Promise<string> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<string>((resolve) => {
-    timer = setTimeout(() => resolve(noAnswer(timeoutMs)), timeoutMs);
-  });
   const settled = check.then(
     () => 'ok',
     (error: Error) => error.message,
   );
-  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
+  return within(settled, timeoutMs, noAnswer(timeoutMs));
 }

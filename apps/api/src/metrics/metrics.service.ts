@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { within } from '../common/within';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { pgPool } from '../database/prepared-statement';
@@ -133,19 +134,17 @@ export class MetricsService {
    * late reader sets nothing).
    */
   private async read(source: 'postgres' | 'redis', reader: () => Promise<() => void>, gauges: Array<Gauge<string>>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('too late')), this.config.READYZ_TIMEOUT_MS);
-    });
-    try {
-      const set = await Promise.race([reader(), late]);
+    const set = await within(
+      reader().catch(() => undefined),
+      this.config.READYZ_TIMEOUT_MS,
+      undefined,
+    );
+    if (set) {
       set();
       this.sourceUp.set({ source }, 1);
-    } catch {
+    } else {
       for (const gauge of gauges) gauge.reset();
       this.sourceUp.set({ source }, 0);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -4,7 +4,7 @@ import { eventually } from '../../../test/eventually';
 import { freePort } from '../../../test/free-port';
 import { childrenOf, httpStatus as status, spawnMain } from '../../../test/main-process';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
-import { within } from '../../../test/within';
+import { within } from '../../common/within';
 
 const SHUTDOWN_TIMEOUT_MS = 3_000;
 

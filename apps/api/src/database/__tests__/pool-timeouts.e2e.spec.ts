@@ -6,7 +6,7 @@ import { aRequester } from '../../../test/factories';
 import { startFreezableProxy } from '../../../test/freezable-proxy';
 import { startTestApp } from '../../../test/test-app';
 import { createEmptyDatabase, createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
-import { within } from '../../../test/within';
+import { within } from '../../common/within';
 import { MIGRATIONS, dataSourceOptions } from '../data-source.options';
 import { runMigrations } from '../run-migrations';
 

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { DataSource, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { eventually } from '../../../test/eventually';
 import { createEmptyDatabase, createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
-import { within } from '../../../test/within';
+import { within } from '../../common/within';
 import { MIGRATIONS, dataSourceOptions } from '../data-source.options';
 import { runMigrations } from '../run-migrations';
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { within } from '../../../test/within';
+import { within } from '../../common/within';
 import { WebhookSender, type SendOutcome } from '../webhook-sender';
 
 /**

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { eventually } from '../../../test/eventually';
 import { startPrivateRedis } from '../../../test/private-redis';
 import { echoChallenge, WebhookReceiver, type ReceivedRequest } from '../../../test/webhook-receiver';
-import { within } from '../../../test/within';
+import { within } from '../../common/within';
 import type { WebhookDeliveryJob } from '@crowdbox/contracts';
 import type { Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
