@@ -1,5 +1,16 @@
+import { Logger } from '@nestjs/common';
 import { Queue, Worker, type Job } from 'bullmq';
 import { bullErrorLog } from './bull-error-log';
+import { within } from '../common/within';
+
+/**
+ * How long a closing worker gives Redis, once no job of its own is running, to take the outcome of the
+ * last jobs and close its connections, before cutting them. A healthy Redis needs milliseconds; one that
+ * is away would otherwise keep the close, and so the process's shutdown, waiting until it came back.
+ */
+export const REDIS_CLOSE_GRACE_MS = 2_000;
+
+const closeLog = new Logger('BullMQ');
 
 /**
  * What a processor throws to put its job back on the queue on purpose (moveToDelayed, moveToWait,
@@ -29,10 +40,54 @@ export class LoggedWorker extends Worker {
    */
   failures = 0;
 
+  /** The processor calls still running: what a close waits for in full, whatever Redis does. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   constructor(...args: ConstructorParameters<typeof Worker>) {
     super(...args);
     bullErrorLog.watch(this, `worker ${this.name}`);
     this.on('failed', (job, error) => this.reportFailure(job, error));
+  }
+
+  protected override callProcessJob(...args: Parameters<Worker['callProcessJob']>): ReturnType<Worker['callProcessJob']> {
+    const call = super.callProcessJob(...args);
+    const settled = call.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return call;
+  }
+
+  /**
+   * BullMQ's close, bounded once the jobs are done. The close waits for the running jobs, then for Redis
+   * to record their outcome and end the connections; while Redis is away those commands wait in
+   * ioredis's offline queue (maxRetriesPerRequest is null for workers) and the close would wait as long
+   * as the outage, holding the process's shutdown until SHUTDOWN_TIMEOUT_MS killed it. A job's work is
+   * in PostgreSQL by then; the outcome Redis did not take is a stalled job, which BullMQ runs again
+   * (every processor is idempotent), or none, as the sweeper and the outbox relay start over from the
+   * database. So after REDIS_CLOSE_GRACE_MS the connections are cut, which fails what waits on them and
+   * lets the close end.
+   */
+  override async close(force = false): Promise<void> {
+    const closing = super.close(force);
+    const closed = closing.then(
+      () => true,
+      () => true,
+    );
+    await Promise.race([closed, this.idle()]);
+    if (await within(closed, REDIS_CLOSE_GRACE_MS, false)) return closing;
+    closeLog.warn(`worker ${this.name}: Redis did not let it close within ${REDIS_CLOSE_GRACE_MS} ms of its last job; cutting its connections`);
+    // Not this.disconnect(): it first waits for the connection to have been ready once, which a
+    // connection that never reached Redis never was. A forced close of the connections does not wait.
+    await this.backend.close(true).catch(() => undefined);
+    await within(closed, REDIS_CLOSE_GRACE_MS, false);
+  }
+
+  /** Once no processor call is running (one may start just after the close began, from a job already fetched). */
+  private async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
   }
 
   /**
@@ -48,3 +103,4 @@ export class LoggedWorker extends Worker {
     bullErrorLog.report(`worker ${this.name}: ${which}`, error);
   }
 }
+
