@@ -20,7 +20,7 @@ import { SHUTDOWN_SIGNALS } from './shutdown-deadline';
  *   an HTTP process, which serves requests without Redis, a jobs process does nothing without it;
  * - GET /metrics: the same METRICS_TOKEN rule and the same figures as the HTTP port's.
  * Anything else is a 404. It stops listening as soon as SIGTERM or SIGINT comes, while Nest's shutdown
- * (which may wait for Redis up to SHUTDOWN_TIMEOUT_MS) closes the workers.
+ * (which gives Redis up to REDIS_CLOSE_GRACE_MS after the workers' last jobs) closes the workers.
  */
 export async function listenForJobs(app: NestFastifyApplication, config: AppConfig, port: number): Promise<FastifyInstance> {
   const metrics = app.get(MetricsService);

@@ -4,9 +4,10 @@ export const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
  * SHUTDOWN_TIMEOUT_MS: once SIGTERM or SIGINT has come, the process exits with code 1 after that long
- * if Nest's shutdown (app.enableShutdownHooks in create-app.ts) has not ended it by then. Closing a
- * BullMQ worker waits for Redis, so during a Redis outage a process with workers would otherwise never
- * exit, and a supervisor or orchestrator waiting on it would wait as long.
+ * if Nest's shutdown (app.enableShutdownHooks in create-app.ts) has not ended it by then: a request or
+ * a job that does not end, a pool that does not close. (Closing a BullMQ worker used to wait for Redis
+ * for as long as it was away; that wait has its own bound now, REDIS_CLOSE_GRACE_MS in
+ * queues/logged-bull-classes.ts.) A supervisor or orchestrator waiting on the process waits no longer.
  *
  * Called before the app is built. A signal that comes before Nest listens for it is passed on to the
  * default action (the process ends at once), as it would be without this listener.
