@@ -60,6 +60,14 @@ export async function createApiKey(t: TestApp, owner: SignedIn, mode: 'live' | '
   return res.body.data.secret;
 }
 
+/** Revokes the key whose secret is `secret` through `t` (the console's DELETE); the answer's status. */
+export async function revokeApiKey(t: TestApp, owner: SignedIn, secret: string): Promise<number> {
+  const keys = await t.request({ method: 'GET', url: '/api/console/api_keys', headers: owner.auth });
+  const key = (keys.body.data as Array<{ id: string; prefix: string }>).find((k) => secret.startsWith(k.prefix));
+  if (!key) throw new Error('key not listed');
+  return (await t.request({ method: 'DELETE', url: `/api/console/api_keys/${key.id}`, headers: owner.auth })).status;
+}
+
 export interface Requester extends SignedIn {
   projectUuid: string;
   liveKey: string;

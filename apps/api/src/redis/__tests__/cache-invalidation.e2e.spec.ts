@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eventually } from '../../../test/eventually';
-import { addTask, aRequester, signUp, type Requester, type SignedIn } from '../../../test/factories';
+import { addTask, aRequester, revokeApiKey, signUp, type Requester } from '../../../test/factories';
 import { startPrivateRedis, type PrivateRedis } from '../../../test/private-redis';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 
@@ -11,14 +11,6 @@ const AT_ONCE_MS = 2000;
 
 const ping = (t: TestApp, key: string) => t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: key } });
 const me = (t: TestApp, user: { auth: Record<string, string> }) => t.request({ method: 'GET', url: '/api/session/me', headers: user.auth });
-
-/** Revokes the key whose secret is `secret` through `t` (the console's DELETE). */
-async function revoke(t: TestApp, owner: SignedIn, secret: string): Promise<number> {
-  const keys = await t.request({ method: 'GET', url: '/api/console/api_keys', headers: owner.auth });
-  const key = (keys.body.data as Array<{ id: string; prefix: string }>).find((k) => secret.startsWith(k.prefix));
-  if (!key) throw new Error('key not listed');
-  return (await t.request({ method: 'DELETE', url: `/api/console/api_keys/${key.id}`, headers: owner.auth })).status;
-}
 
 /** Whether `check` holds within AT_ONCE_MS. */
 const soon = (check: () => Promise<boolean>) => eventually(check, AT_ONCE_MS, 25);
@@ -45,7 +37,7 @@ describe('cache invalidation across processes', () => {
 
   it('a key revoked through one process is refused by the other at once', async () => {
     expect((await ping(b, r.liveKey)).status).toBe(200);
-    expect(await revoke(a, r, r.liveKey)).toBe(200);
+    expect(await revokeApiKey(a, r, r.liveKey)).toBe(200);
     expect(await soon(async () => (await ping(b, r.liveKey)).status === 401)).toBe(true);
   });
 
@@ -115,7 +107,7 @@ describe('cache invalidation while Redis is away', () => {
     await redis.stop();
     try {
       const from = Date.now();
-      expect(await revoke(a, r, r.liveKey)).toBe(200);
+      expect(await revokeApiKey(a, r, r.liveKey)).toBe(200);
       expect(Date.now() - from).toBeLessThan(2000);
       expect((await ping(a, r.liveKey)).status).toBe(401);
     } finally {
@@ -130,7 +122,7 @@ describe('cache invalidation while Redis is away', () => {
     await redis.stop();
     try {
       // The invalidation's publish fails: `b` never hears of this revocation.
-      expect(await revoke(a, r, r.liveKey)).toBe(200);
+      expect(await revokeApiKey(a, r, r.liveKey)).toBe(200);
       expect((await ping(b, r.liveKey)).status).toBe(200);
     } finally {
       redis = await startPrivateRedis(redis.port);

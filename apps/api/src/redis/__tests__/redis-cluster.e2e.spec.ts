@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Cluster } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
-import { aRequester, completeTaskWithCallback, signUp } from '../../../test/factories';
+import { aRequester, completeTaskWithCallback, revokeApiKey, signUp } from '../../../test/factories';
 import { eventually } from '../../../test/eventually';
 import { startRedisCluster, type TestRedisCluster } from '../../../test/redis-cluster';
 import { startTestApp, type TestApp } from '../../../test/test-app';
@@ -14,7 +14,7 @@ import { WebhookReceiver } from '../../../test/webhook-receiver';
  */
 describe('on a Redis Cluster', () => {
   let cluster: TestRedisCluster;
-  let t: TestApp;
+  let t: TestApp & { database: string };
   let receiver: WebhookReceiver;
   let redis: Cluster;
   const prefix = `cbtest:${randomBytes(4).toString('hex')}`;
@@ -85,5 +85,30 @@ describe('on a Redis Cluster', () => {
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(statuses.slice(5)).toEqual([429, 429]);
     expect((await keysOnNodes(`${prefix}*`)).filter((k) => !k.key.startsWith(`{`)).length).toBeGreaterThan(0);
+  });
+
+  it('carries a revocation to another process at once: the invalidation channel works on a cluster', async () => {
+    const r = await aRequester(t);
+    const ping = (app: TestApp) => app.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: r.liveKey } });
+    // Only the invalidation, never its TTL, can make `b` refuse the key in time.
+    const b = await startTestApp(
+      { REDIS_URL: cluster.url, REDIS_CLUSTER: 'true', REDIS_PREFIX: prefix, CACHE_TTL_MS: '60000' },
+      { database: t.database, role: 'http' },
+    );
+    try {
+      // Both processes' subscribers are in (cache-invalidation.ts subscribes on the cluster's first node).
+      const channel = `${prefix}:cache-invalidation`;
+      const subscribers = async () => {
+        let count = 0;
+        for (const node of redis.nodes('master')) count += Number(((await node.call('PUBSUB', 'NUMSUB', channel)) as [string, number])[1]);
+        return count;
+      };
+      expect(await eventually(async () => (await subscribers()) >= 2)).toBe(true);
+      expect((await ping(b)).status).toBe(200);
+      expect(await revokeApiKey(t, r, r.liveKey)).toBe(200);
+      expect(await eventually(async () => (await ping(b)).status === 401, 2_000, 25)).toBe(true);
+    } finally {
+      await b.close();
+    }
   });
 });
