@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { within } from '../../common/within';
 import { eventually } from '../../../test/eventually';
@@ -7,8 +8,6 @@ import { startTestApp } from '../../../test/test-app';
 import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
 import { echoChallenge, WebhookReceiver } from '../../../test/webhook-receiver';
 import { REDIS_CLOSE_GRACE_MS } from '../logged-bull-classes';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A process with BullMQ workers (roles jobs and all) finishes its shutdown while Redis is away, instead
