@@ -8,7 +8,8 @@ export interface ProjectStats {
   lifetimePaymentsToWorkersCents: number;
 }
 
-const EMPTY: ProjectStats = {
+/** A project without tasks: a new one. */
+export const NO_TASKS: ProjectStats = {
   hasPublishedTasks: false,
   availableTaskCount: 0,
   averageOutstandingTaskRewardCents: 0,
@@ -70,5 +71,5 @@ export async function loadProjectStats(db: DataSource, projectIds: string[]): Pr
 }
 
 export function statsOrEmpty(stats: Map<string, ProjectStats>, id: string): ProjectStats {
-  return stats.get(id) ?? EMPTY;
+  return stats.get(id) ?? NO_TASKS;
 }

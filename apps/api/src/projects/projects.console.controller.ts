@@ -1,14 +1,15 @@
 import type { ConsoleProjectResponse, DataBody } from '@crowdbox/contracts';
-import { Body, Controller, Get, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ref } from '../bootstrap/openapi-schemas';
-import { ApiData, ApiErrors, ApiSessionAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
+import { ApiData, ApiErrors, ApiIdempotencyKey, ApiSessionAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import { SessionGuard } from '../auth/session.guard';
 import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
 import type { CancelResult } from './cancel-outstanding';
 import { ProjectsService } from './projects.service';
+import { validateIdempotencyKey } from '../tasks/idempotency';
 
 @ApiTags(TAGS.projects)
 @ApiSessionAuth()
@@ -28,9 +29,14 @@ export class ProjectsConsoleController {
   @Post()
   @ApiOperation({ summary: 'Create a project', description: 'The template\'s `[[variables]]` are read from it; labels must be unique.' })
   @ApiData(201, ref('ConsoleProject'))
+  @ApiIdempotencyKey()
   @ApiErrors([...BODY_ERRORS, 401, 403, 415, 422, 429])
-  async create(@CurrentSession() session: SessionPrincipal, @Body() body: CreateProjectDto): Promise<DataBody<ConsoleProjectResponse>> {
-    return { data: await this.projects.create(session.accountId, body) };
+  async create(
+    @CurrentSession() session: SessionPrincipal,
+    @Body() body: CreateProjectDto,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<DataBody<ConsoleProjectResponse>> {
+    return { data: await this.projects.create(session.accountId, body, validateIdempotencyKey(idempotencyKey)) };
   }
 
   @Get(':uuid')

@@ -12,6 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { requestHash } from '../common/canonical-json';
+import { storedResponse, withIdempotency } from '../tasks/idempotency';
 import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import { CacheInvalidation } from '../redis/cache-invalidation';
@@ -19,7 +21,7 @@ import { inLongTransaction } from '../database/long-transaction';
 import type { AppConfig } from '../config/config.schema';
 import { CANCEL_LIMIT_MS, cancelOutstanding, type CancelResult } from './cancel-outstanding';
 import { Project, type ProjectLabel } from './project.entity';
-import { loadProjectStats, statsOrEmpty } from './project-stats';
+import { loadProjectStats, NO_TASKS, statsOrEmpty } from './project-stats';
 import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
 
 /** Tableau 10: distinct, readable label colours for labels given without one. */
@@ -47,9 +49,23 @@ export class ProjectsService {
     invalidation.register('projects', { forget: (ids) => ids.forEach((id) => this.cache.delete(id)), clear: () => this.cache.clear() });
   }
 
-  async create(accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
+  /**
+   * With an `Idempotency-Key`, at most one project per key and body in 24 h, as add_task
+   * (tasks/idempotency.ts): the console sends one per form, so a Save pressed again after an answer that
+   * never came replays the project made instead of making a second.
+   */
+  async create(accountId: string, body: CreateProjectBody, idempotencyKey?: string): Promise<ConsoleProjectResponse> {
+    if (idempotencyKey === undefined) return this.insert(this.db.manager, accountId, body);
+    const hash = requestHash('console.create_project', body);
+    const stored = await storedResponse<ConsoleProjectResponse>(this.db, accountId, idempotencyKey, hash);
+    if (stored !== undefined) return stored;
+    return this.db.transaction((tx) => withIdempotency(tx, accountId, idempotencyKey, hash, () => this.insert(tx, accountId, body)));
+  }
+
+  /** A new project has no tasks: its counts are all zero, read from nothing. */
+  private async insert(db: EntityManager, accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
     const template = sanitizeTemplate(body.template);
-    const project = await this.db.getRepository(Project).save({
+    const project = await db.getRepository(Project).save({
       id: randomUUID(),
       accountId,
       name: body.name,
@@ -64,7 +80,7 @@ export class ProjectsService {
       allowedCompletionTimeSeconds: body.allowed_completion_time_seconds,
       consensusIouThreshold: body.consensus_iou_threshold ?? 0.5,
     });
-    return this.consoleView(project);
+    return toConsoleProjectResponse(project, NO_TASKS);
   }
 
   /**

@@ -1,9 +1,9 @@
 import { LIMITS, type DataBody, type TaskResponse } from '@crowdbox/contracts';
 import { Body, Controller, Get, Headers, Post, UseGuards } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ref } from '../bootstrap/openapi-schemas';
-import { ApiData, ApiErrors, ApiKeyAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
+import { ApiData, ApiErrors, ApiIdempotencyKey, ApiKeyAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { IdParam } from '../common/http/id-param';
 import { BODY_LIMIT_CONFIG } from '../common/http/json-body.parser';
@@ -12,13 +12,6 @@ import { AddTaskDto, AddTasksDto } from './dto/add-task.dto';
 import { validateIdempotencyKey } from './idempotency';
 import { TasksService } from './tasks.service';
 
-const IDEMPOTENCY_HEADER = {
-  // As the generator names the header @Headers reads, so the two are one parameter.
-  name: 'idempotency-key',
-  required: false,
-  description:
-    '`Idempotency-Key`, 1 to 255 characters: the same key with the same body within 24 h replays the first response; with another body it is a 422 on `Idempotency-Key`.',
-};
 
 /** The Cogmint-compatible task calls of the requester API. */
 @ApiTags(TAGS.requester)
@@ -34,7 +27,7 @@ export class TasksV1Controller {
     description:
       '`project_uuid` inside `task` or at the top level (both: equal). The template is rendered with `substitutions` (HTML-escaped). With a test key nothing is written: the answer is deterministic fake data.',
   })
-  @ApiHeader(IDEMPOTENCY_HEADER)
+  @ApiIdempotencyKey()
   @ApiData(201, ref('Task'), 'The task.')
   @ApiErrors([...BODY_ERRORS, 401, 422, 429], {
     413: 'The body is over 1 MiB; field `body`.',
@@ -54,7 +47,7 @@ export class TasksV1Controller {
     summary: 'Add up to 1,000 tasks at once',
     description: 'All or nothing: one invalid task refuses the batch, its errors named `tasks.<index>.<field>`.',
   })
-  @ApiHeader(IDEMPOTENCY_HEADER)
+  @ApiIdempotencyKey()
   @ApiData(201, { type: 'array', items: ref('Task') }, 'The tasks, in the order given.')
   @ApiErrors([...BODY_ERRORS, 401, 422, 429], {
     413: 'The body is over 10 MiB; field `body`.',

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { PAGE_DEFAULT, PAGE_MAX } from '@crowdbox/contracts';
-import { ApiBearerAuth, ApiCookieAuth, ApiParam, ApiQuery, ApiResponse, ApiSecurity } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiCookieAuth, ApiHeader, ApiParam, ApiQuery, ApiResponse, ApiSecurity } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /**
@@ -88,3 +88,13 @@ export const ApiPageQuery = (): MethodDecorator & ClassDecorator =>
     ApiQuery({ name: 'before', required: false, schema: { type: 'string' }, description: 'the `next_cursor` of the previous page; absent for the newest page' }),
     ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX, default: PAGE_DEFAULT }, description: 'rows a page holds' }),
   );
+
+/** The optional `Idempotency-Key` header of a create (add_task, add_tasks, a console project). */
+export const ApiIdempotencyKey = (): MethodDecorator & ClassDecorator =>
+  ApiHeader({
+    // As the generator names the header @Headers reads, so the two are one parameter.
+    name: 'idempotency-key',
+    required: false,
+    description:
+      '`Idempotency-Key`, 1 to 255 characters: the same key with the same body within 24 h replays the first response; with another body it is a 422 on `Idempotency-Key`.',
+  });

@@ -110,6 +110,57 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       ]);
     });
 
+    describe('with an Idempotency-Key', () => {
+      const create = (key: string, body: unknown, who = owner) =>
+        t.request({ method: 'POST', url: '/api/console/projects', headers: { ...who.auth, 'idempotency-key': key }, body });
+
+      it('makes one project for a key and body, and answers a repeat with it, byte for byte', async () => {
+        const key = `form-${Math.random()}`;
+        const before = await projectCount();
+        const first = await create(key, { ...DEFAULT_PROJECT, name: 'once' });
+        expect(first.status).toBe(201);
+        // Key order does not matter (the body is hashed in canonical form).
+        const { name: _name, ...rest } = DEFAULT_PROJECT;
+        const again = await create(key, { name: 'once', ...rest });
+        expect({ status: again.status, text: again.text }).toEqual({ status: 201, text: first.text });
+        expect(await projectCount()).toBe(before + 1);
+      });
+
+      it('makes one project when the same request comes twice at once', async () => {
+        const key = `form-${Math.random()}`;
+        const before = await projectCount();
+        const [a, b] = await Promise.all([create(key, DEFAULT_PROJECT), create(key, DEFAULT_PROJECT)]);
+        expect([a.status, b.status]).toEqual([201, 201]);
+        expect(b.body.data.uuid).toBe(a.body.data.uuid);
+        expect(await projectCount()).toBe(before + 1);
+      });
+
+      it('refuses the key with another body, or one used by add_task, or too long: 422 on Idempotency-Key, nothing made', async () => {
+        const key = `form-${Math.random()}`;
+        expect((await create(key, { ...DEFAULT_PROJECT, name: 'first' })).status).toBe(201);
+        const requester = await aRequester(t);
+        const taskKey = `task-${Math.random()}`;
+        expect((await addTask(t, requester.liveKey, { project_uuid: requester.projectUuid, substitutions: { object: 'car' } }, { 'idempotency-key': taskKey })).status).toBe(201);
+        const before = await projectCount();
+        const other = await create(key, { ...DEFAULT_PROJECT, name: 'second' });
+        expect(other.status).toBe(422);
+        expect(other.body).toEqual({ errors: [{ field: 'Idempotency-Key', detail: expect.stringContaining('different body') }] });
+        const long = await create('k'.repeat(256), DEFAULT_PROJECT);
+        expect(long.body).toEqual({ errors: [{ field: 'Idempotency-Key', detail: 'must be 1 to 255 characters' }] });
+        const sharedKey = await create(taskKey, DEFAULT_PROJECT, requester);
+        expect(sharedKey.status).toBe(422);
+        expect(await projectCount()).toBe(before);
+      });
+
+      it("keeps keys per account: another account's same key and body makes its own project", async () => {
+        const key = `form-${Math.random()}`;
+        const mine = await create(key, DEFAULT_PROJECT);
+        const theirs = await create(key, DEFAULT_PROJECT, await signUp(t));
+        expect(theirs.status).toBe(201);
+        expect(theirs.body.data.uuid).not.toBe(mine.body.data.uuid);
+      });
+    });
+
     it('refuses duplicate label names on labels.N and writes nothing', async () => {
       const before = await projectCount();
       const res = await consoleApi('POST', '', owner, { ...DEFAULT_PROJECT, labels: ['car', 'bus', 'car'] });

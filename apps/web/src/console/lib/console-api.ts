@@ -43,7 +43,9 @@ function query(params: Record<string, string | number | undefined>): string {
 export const consoleApi = {
   projects: (signal?: AbortSignal) => api.get<ConsoleProjectResponse[]>('/api/console/projects', signal),
   project: (uuid: string, signal?: AbortSignal) => api.get<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, signal),
-  createProject: (body: CreateProjectBody) => api.post<ConsoleProjectResponse>('/api/console/projects', body),
+  /** With `idempotencyKey`, the same body sent again with it answers the project the first made (for 24 h). */
+  createProject: async (body: CreateProjectBody, idempotencyKey?: string) =>
+    (await apiRequest<ConsoleProjectResponse>('/api/console/projects', { method: 'POST', body, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined })).data,
   /** Saves over the version of the project that was read (its `updated_at`) only: a save made since elsewhere is a 409. */
   updateProject: (uuid: string, readUpdatedAt: string, body: UpdateProjectBody) =>
     api.patch<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, { ...body, expected_updated_at: readUpdatedAt }),

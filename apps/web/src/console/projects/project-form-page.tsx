@@ -2,6 +2,7 @@ import type { ConsoleProjectResponse, ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError, errorItems, mayHaveArrived } from '../../api/client';
+import { KeyPerBody } from '../../api/idempotency-key';
 import { useSession } from '../../auth/session-context';
 import { ErrorList } from '../../shell/error-list';
 import { LoadView } from '../components/load-view';
@@ -85,6 +86,9 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
   const [saved, setSaved] = useState<'' | 'as typed' | 'template changed'>('');
   // The last save got no answer: the server may have made it.
   const [unsure, setUnsure] = useState(false);
+  // Create sends the same Idempotency-Key with the same form, so pressing it again after no answer
+  // cannot make a second project.
+  const createKeys = useRef(new KeyPerBody());
   const [labelChange, setLabelChange] = useState<LabelChange | null>(null);
   // The version a save was refused over (saved elsewhere since); once the newer one is read, the note says
   // that what was typed stayed, and the next save goes over the newer version.
@@ -163,7 +167,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
         setSaved(templateChangedBySave(body.template, updated.template) ? 'template changed' : 'as typed');
         onReload?.();
       } else {
-        const created = await consoleApi.createProject(body);
+        const created = await consoleApi.createProject(body, createKeys.current.keyFor(body));
         forgetDraft();
         navigate(`/console/projects/${created.uuid}`);
       }
@@ -240,7 +244,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
                   ? 'The project was not saved.'
                   : project
                     ? 'No answer from the server: the changes may have been saved. The project is read again; Save changes again to be sure.'
-                    : 'No answer from the server: the project may have been created. Look in Projects before creating it again.'
+                    : 'No answer from the server: the project may have been created. Press Create project again without changing the form: a project it made is opened, not made twice.'
               }
               errors={otherErrors}
             />

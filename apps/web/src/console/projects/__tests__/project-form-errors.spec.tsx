@@ -81,6 +81,21 @@ describe('the project form’s refusals that name no field', () => {
     expect(document.activeElement).toBe(summary);
   });
 
+  it('a create pressed again with the same form sends the same Idempotency-Key, so it cannot make two projects; a changed form sends a new one', async () => {
+    const create = jest.spyOn(consoleApi, 'createProject').mockRejectedValue(NO_ANSWER());
+    await open('/console/projects/new');
+    const press = () => act(async () => fireEvent.click(screen.getByRole('button', { name: 'Create project' })));
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'street-scenes' } });
+    await press();
+    expect(screen.getByTestId('error-list').textContent).toContain('Press Create project again without changing the form');
+    await press();
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'street-scenes-2' } });
+    await press();
+    const keys = create.mock.calls.map(([, key]) => key);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys).toEqual([keys[0], keys[0], expect.not.stringMatching(keys[0] as string)]);
+  });
+
   it('a failed read of the outstanding tasks (before a label is removed) puts the focus on the error summary', async () => {
     jest.spyOn(consoleApi, 'project').mockResolvedValue(PROJECT);
     jest.spyOn(consoleApi, 'progress').mockRejectedValue(new ApiError(503, [{ field: 'root', detail: 'The server answered 503 Service Unavailable' }], false));
