@@ -25,3 +25,22 @@ export async function holdNextRequest(page: Page, url: string | ((url: URL) => b
     release: async () => (await reached).continue().catch(() => undefined),
   };
 }
+
+/**
+ * The next request matching `url` (and `method`, when given) reaches the server, which acts on it; its
+ * answer is lost on the way back, as over a dropped connection (the page's fetch fails). Resolves once
+ * the interception is in place; the function it returns gives the status the server answered, once it has.
+ */
+export async function loseNextAnswer(page: Page, url: string, method?: string): Promise<() => number | undefined> {
+  let status: number | undefined;
+  await page.route(
+    url,
+    async (route) => {
+      if (method !== undefined && route.request().method() !== method) return route.fallback();
+      status = (await route.fetch()).status();
+      await route.abort('failed');
+    },
+    { times: 1 },
+  );
+  return () => status;
+}

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness } from '../../support/harness';
-import { holdNextRequest } from '../../support/hold-request';
+import { holdNextRequest, loseNextAnswer } from '../../support/hold-request';
 import { aWorker } from '../../support/scenario';
 
 const harness = useHarness();
@@ -78,14 +78,7 @@ describe('log-in and sign-up from the keyboard', () => {
     await page.getByLabel('Email').fill('lena@example.com');
     await page.getByLabel('Password').fill('correct horse battery');
     // The server makes the account; the answer (and its session cookie) is lost on the way back.
-    await page.route(
-      '**/api/session/signup',
-      async (route) => {
-        await route.fetch();
-        await route.abort('failed');
-      },
-      { times: 1 },
-    );
+    await loseNextAnswer(page, '**/api/session/signup');
     await page.getByRole('button', { name: 'Create an account' }).click();
     await page.getByText('No answer from the server: your account may have been made. Log in with this email and password.').waitFor();
     await page.getByTestId('signup-form').getByRole('link', { name: 'Log in' }).click();

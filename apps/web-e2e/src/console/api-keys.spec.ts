@@ -1,5 +1,6 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
+import { loseNextAnswer } from '../../support/hold-request';
 import { useHarness } from '../../support/harness';
 import { aWorker } from '../../support/scenario';
 import { createApiKey } from '../../support/server/api-server';
@@ -91,18 +92,13 @@ describe('API keys', () => {
     const keys = new ApiKeysPage(page);
     await keys.open();
     // The server acts on each request; its answer is lost on the way back.
-    const answerLost = async (route: Route) => {
-      await route.fetch();
-      await route.abort('failed');
-    };
-
-    await page.route('**/api/console/api_keys/*', answerLost, { times: 1 });
+    await loseNextAnswer(page, '**/api/console/api_keys/*');
     await page.getByRole('button', { name: /^Revoke key / }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await page.getByTestId('error-list').getByText('No answer from the server: the key may have been revoked.').waitFor();
     await expectEventually(async () => (await keys.rows.first().innerText()).includes('revoked'), 'the list read again: the key revoked');
 
-    await page.route('**/api/console/api_keys', answerLost, { times: 1 });
+    await loseNextAnswer(page, '**/api/console/api_keys');
     await page.getByTestId('create-live-key').click();
     await page.getByTestId('error-list').getByText('No answer from the server: a key may have been made', { exact: false }).waitFor();
     await expectEventually(async () => (await keys.rows.count()) === 2, 'the list read again: the key made');

@@ -1,3 +1,4 @@
+import { loseNextAnswer } from '../../support/hold-request';
 import { useHarness } from '../../support/harness';
 import { signUp } from '../../support/server/api-server';
 import { ProjectFormPage } from './console.pages';
@@ -23,14 +24,7 @@ describe('creating a project whose answer is lost', () => {
     await form.field('Reward (cents)').fill('25');
     await form.field('Time allowed (seconds)').fill('600');
     // The server makes the project; its answer is lost on the way back.
-    await page.route(
-      '**/api/console/projects',
-      async (route) => {
-        await route.fetch();
-        await route.abort('failed');
-      },
-      { times: 1 },
-    );
+    await loseNextAnswer(page, '**/api/console/projects');
     await form.create();
     await page.getByText('Press Create project again without changing the form').waitFor();
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
 import { expectEventually } from '../../support/expect-eventually';
-import { holdNextRequest } from '../../support/hold-request';
+import { holdNextRequest, loseNextAnswer } from '../../support/hold-request';
 import { aProjectWithTasks } from '../../support/scenario';
 import { ProjectFormPage } from './console.pages';
 import { checkOutNext, signUpWorker, submitBoxes } from './requester-client';
@@ -187,15 +187,7 @@ describe('project settings', () => {
     await name.waitFor();
     await name.fill('Cars, counted again');
     // The server saves it; the answer is lost on the way back.
-    await page.route(
-      `**/api/console/projects/${projectUuid}`,
-      async (route) => {
-        if (route.request().method() !== 'PATCH') return route.fallback();
-        await route.fetch();
-        await route.abort('failed');
-      },
-      { times: 1 },
-    );
+    await loseNextAnswer(page, `**/api/console/projects/${projectUuid}`, 'PATCH');
     const reread = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === `/api/console/projects/${projectUuid}`);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('No answer from the server: the changes may have been saved.', { exact: false }).waitFor();

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
+import { loseNextAnswer } from '../../support/hold-request';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
 import { aProjectWithTasks, aWorker, aWorkerOnATask, shortenNextLease } from '../../support/scenario';
@@ -198,14 +199,7 @@ describe('a submit when the countdown ends', () => {
     const { h, page, task, checkoutId } = await aWorkerOnAShortLease(9_000);
     const releases = releasesPosted(page);
     // The submit reaches the server, which takes it; its reply is lost on the way back.
-    await page.route(
-      '**/api/work/checkouts/*/submit',
-      async (route) => {
-        await route.fetch();
-        await route.abort('failed');
-      },
-      { times: 1 },
-    );
+    await loseNextAnswer(page, '**/api/work/checkouts/*/submit');
     await task.submit();
     await task.errors.getByText('No answer from the server').waitFor();
 

@@ -1,5 +1,5 @@
-import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
+import { loseNextAnswer } from '../../support/hold-request';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
@@ -13,26 +13,9 @@ async function onATaskOf(tasks: number) {
   return { h, ...(await aWorkerOnATask(h, { tasks })) };
 }
 
-/**
- * Lets the next submit reach the server, then loses its reply on the way back, as a dropped connection
- * would; returns the status the server answered.
- */
-async function loseNextSubmitReply(page: Page): Promise<() => number | undefined> {
-  let status: number | undefined;
-  await page.route(
-    '**/api/work/checkouts/*/submit',
-    async (route) => {
-      status = (await route.fetch()).status();
-      await route.abort('failed');
-    },
-    { times: 1 },
-  );
-  return () => status;
-}
-
 /** Submits with the reply lost; waits until the page says it got no answer. */
 async function submitLosingTheReply(task: TaskPage): Promise<void> {
-  const answered = await loseNextSubmitReply(task.page);
+  const answered = await loseNextAnswer(task.page, '**/api/work/checkouts/*/submit');
   await task.submit();
   await task.errors.getByText('No answer from the server').waitFor();
   expect(answered()).toBe(201);
@@ -292,14 +275,7 @@ describe('a leased task', () => {
   it('takes a Skip whose reply was lost as skipped when the server has it, instead of leaving the worker drawing on a task given back', async () => {
     const { h, worker, page, task } = await onATaskOf(2);
     const first = await task.checkoutId();
-    await page.route(
-      '**/api/work/checkouts/*/release',
-      async (route) => {
-        await route.fetch();
-        await route.abort('failed');
-      },
-      { times: 1 },
-    );
+    await loseNextAnswer(page, '**/api/work/checkouts/*/release');
     await task.skip();
     await task.notice.getByText('Skipped. The task went back to other workers.').waitFor();
     await task.waitForTask();
