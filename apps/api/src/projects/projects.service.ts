@@ -13,7 +13,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { requestHash } from '../common/canonical-json';
-import { storedResponse, withIdempotency } from '../tasks/idempotency';
+import { onceForKey } from '../tasks/idempotency';
 import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import { CacheInvalidation } from '../redis/cache-invalidation';
@@ -56,10 +56,7 @@ export class ProjectsService {
    */
   async create(accountId: string, body: CreateProjectBody, idempotencyKey?: string): Promise<ConsoleProjectResponse> {
     if (idempotencyKey === undefined) return this.insert(this.db.manager, accountId, body);
-    const hash = requestHash('console.create_project', body);
-    const stored = await storedResponse<ConsoleProjectResponse>(this.db, accountId, idempotencyKey, hash);
-    if (stored !== undefined) return stored;
-    return this.db.transaction((tx) => withIdempotency(tx, accountId, idempotencyKey, hash, () => this.insert(tx, accountId, body)));
+    return onceForKey(this.db, accountId, idempotencyKey, requestHash('console.create_project', body), (tx) => this.insert(tx, accountId, body));
   }
 
   /** A new project has no tasks: its counts are all zero, read from nothing. */

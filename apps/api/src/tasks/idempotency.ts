@@ -61,3 +61,15 @@ export async function withIdempotency<T>(
   );
   return result;
 }
+
+/**
+ * A keyed create, whole: the stored response is looked up first, without a transaction (a retry's
+ * usual case, and a replay answers even if what `work` would check has changed since); otherwise `work`
+ * runs in a transaction of its own under withIdempotency (the key's lock, a second look, the stored
+ * response written with it).
+ */
+export async function onceForKey<T>(db: DataSource, accountId: string, key: string, hash: string, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+  const stored = await storedResponse<T>(db, accountId, key, hash);
+  if (stored !== undefined) return stored;
+  return db.transaction((tx) => withIdempotency(tx, accountId, key, hash, () => work(tx)));
+}

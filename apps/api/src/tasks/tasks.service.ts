@@ -12,7 +12,7 @@ import { ProjectsService } from '../projects/projects.service';
 import { TestIdempotency } from '../test-mode/test-idempotency';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
-import { storedResponse, withIdempotency } from './idempotency';
+import { onceForKey } from './idempotency';
 import { buildTask, resolveProjectUuid, type NewTask, type PromptBudget } from './task-builder';
 import { newTaskResponse, TASK_ROW_SQL, toTaskResponse, type TaskRow } from './task.mapper';
 
@@ -99,8 +99,8 @@ export class TasksService {
    * Runs a creation once per Idempotency-Key (API.md §1). `prepare` checks the body against the project
    * and returns the tasks and their write; the tasks' callback addresses are registered just before the
    * write. With a key, the stored response is looked up first, so a replay answers it even if the
-   * project's template changed since; then registration and write run in the key's transaction, after
-   * its lock and its second look, so a reused key with another body is refused before it can arm a
+   * project's template changed since; then the check, registration and write run in the key's
+   * transaction (onceForKey), after its lock and its second look, so a reused key with another body is refused before it can arm a
    * callback address, even when the two requests run at once. The challenges of the addresses it armed
    * are scheduled after the commit (the challenge job reads the row). Without a key, one INSERT is atomic
    * on its own: registration, then the write, no transaction.
@@ -116,16 +116,12 @@ export class TasksService {
       this.scheduleChallenges(await this.registerCallbacks(accountId, tasks, this.db));
       return write(this.db);
     }
-    const stored = await storedResponse<T>(this.db, accountId, idempotencyKey, hash);
-    if (stored !== undefined) return stored;
-    const { tasks, write } = prepare();
     let armed: string[] = [];
-    const result = await this.db.transaction((tx) =>
-      withIdempotency(tx, accountId, idempotencyKey, hash, async () => {
-        armed = await this.registerCallbacks(accountId, tasks, tx);
-        return write(tx);
-      }),
-    );
+    const result = await onceForKey(this.db, accountId, idempotencyKey, hash, async (tx) => {
+      const { tasks, write } = prepare();
+      armed = await this.registerCallbacks(accountId, tasks, tx);
+      return write(tx);
+    });
     this.scheduleChallenges(armed);
     return result;
   }
