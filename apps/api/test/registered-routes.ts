@@ -19,3 +19,6 @@ export function collectRegisteredRoutes(): string[] {
   });
   return registered;
 }
+
+/** An OpenAPI path as Fastify registers it: `/api/v1/tasks/{uuid}` is `/api/v1/tasks/:uuid`. */
+export const fastifyPath = (openApiPath: string): string => openApiPath.replace(/\{(\w+)\}/g, ':$1');

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { randomUUID } from 'node:crypto';
 import { aCompletedTask, aRequester, aTask, checkOut, signUp, type Requester, type SignedIn } from '../../../test/factories';
-import { collectRegisteredRoutes } from '../../../test/registered-routes';
+import { collectRegisteredRoutes, fastifyPath } from '../../../test/registered-routes';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 
 /**
@@ -41,8 +41,6 @@ interface Operation {
   op: any;
 }
 
-/** `/api/v1/tasks/{uuid}` as Fastify writes it: `/api/v1/tasks/:uuid`. */
-const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 describe('the OpenAPI document', () => {
   let t: TestApp;
