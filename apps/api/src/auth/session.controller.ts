@@ -14,6 +14,18 @@ import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type StartedSession } from './sessions.service';
 
+/**
+ * The errors of a route that first checks the signed-in user's password (SessionsService.checkPassword):
+ * a wrong one is the 422 on `field` and counts as a failed log-in, so the log-in limits answer 429; a
+ * password changed between the check and the write is the 409 `conflict` says.
+ */
+const ApiPasswordCheckErrors = (field: string, conflict: string): MethodDecorator =>
+  ApiErrors([...BODY_ERRORS, 401, 403, 409, 415, 422, 429], {
+    409: conflict,
+    422: `A field is invalid, or \`${field}\` is wrong (which counts as a failed log-in).`,
+    429: 'Too many wrong passwords (the log-in limits): the `Retry-After` header says when to retry.',
+  });
+
 @ApiTags(TAGS.sessions)
 @Controller('api/session')
 export class SessionController {
@@ -68,11 +80,7 @@ export class SessionController {
   @ApiOperation({ summary: 'Change the password', description: 'Checks `current_password`, sets `new_password` and ends every other session of the user; this one stays signed in.' })
   @ApiSessionAuth()
   @ApiData(200, ref('ChangedPassword'))
-  @ApiErrors([...BODY_ERRORS, 401, 403, 409, 415, 422, 429], {
-    409: 'The password was changed meanwhile (another session): enter the new one as the current password.',
-    422: 'A field is invalid, or `current_password` is wrong (which counts as a failed log-in).',
-    429: 'Too many wrong passwords (the log-in limits): the `Retry-After` header says when to retry.',
-  })
+  @ApiPasswordCheckErrors('current_password', 'The password was changed meanwhile (another session): enter the new one as the current password.')
   async changePassword(
     @CurrentSession() session: SessionPrincipal,
     @Body() body: ChangePasswordDto,
@@ -107,11 +115,7 @@ export class SessionController {
   })
   @ApiSessionAuth()
   @ApiData(200, ref('DeletedAccount'))
-  @ApiErrors([...BODY_ERRORS, 401, 403, 409, 415, 422, 429], {
-    409: 'The password was changed meanwhile: enter the new one.',
-    422: 'A field is invalid, or `password` is wrong (which counts as a failed log-in).',
-    429: 'Too many wrong passwords (the log-in limits): the `Retry-After` header says when to retry.',
-  })
+  @ApiPasswordCheckErrors('password', 'The password was changed meanwhile: enter the new one.')
   async deleteAccount(
     @CurrentSession() session: SessionPrincipal,
     @Body() body: DeleteAccountDto,
