@@ -7,15 +7,16 @@ import { ProjectPage } from './projects/project-page';
 import { TaskListPage } from './tasks/task-list-page';
 import { TaskPage } from './tasks/task-page';
 import { WebhooksPage } from './webhooks/webhooks-page';
+import { BlockedWorkersPage } from './workers/blocked-workers-page';
 import './console.css';
 
 /**
  * The requester console, mounted by the shell under /console/* (lazy-loaded, behind RequireSession):
- * projects, their tasks and results, API keys and webhooks.
+ * projects, their tasks and results, API keys, webhooks and blocked workers.
  */
 export function ConsoleApp() {
   const { pathname } = useLocation();
-  const inProjects = !/^\/console\/(keys|webhooks)\b/.test(pathname);
+  const inProjects = !/^\/console\/(keys|webhooks|workers)\b/.test(pathname);
   return (
     <div className="cbc">
       <nav className="cbc-subnav" aria-label="Console">
@@ -25,6 +26,7 @@ export function ConsoleApp() {
           </Link>
           <NavLink to="/console/keys">API keys</NavLink>
           <NavLink to="/console/webhooks">Webhooks</NavLink>
+          <NavLink to="/console/workers">Blocked workers</NavLink>
         </div>
       </nav>
       <Routes>
@@ -36,6 +38,7 @@ export function ConsoleApp() {
         <Route path="projects/:projectUuid/tasks/:taskUuid" element={<TaskPage />} />
         <Route path="keys" element={<ApiKeysPage />} />
         <Route path="webhooks" element={<WebhooksPage />} />
+        <Route path="workers" element={<BlockedWorkersPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Routes>
     </div>

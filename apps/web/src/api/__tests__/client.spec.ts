@@ -1,27 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { consoleApi } from '../../console/lib/console-api';
 import { api, ApiError, apiRequest, setUnauthorizedHandler } from '../client';
-
-interface Call {
-  url: string;
-  init: RequestInit;
-}
-
-/** fetch answering `status` with `body` as JSON; every call is recorded. */
-function answer(status: number, body: unknown): Call[] {
-  const calls: Call[] = [];
-  globalThis.fetch = (async (url: string, init: RequestInit) => {
-    calls.push({ url, init });
-    return {
-      ok: status >= 200 && status < 300,
-      status,
-      statusText: '',
-      headers: { get: () => null },
-      text: async () => JSON.stringify(body),
-    } as unknown as Response;
-  }) as typeof fetch;
-  return calls;
-}
+import { answer } from './fake-fetch';
 
 const realFetch = globalThis.fetch;
 afterEach(() => {

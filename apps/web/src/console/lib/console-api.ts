@@ -1,5 +1,7 @@
 import type {
   ApiKeyResponse,
+  BlockedWorkerResponse,
+  BlockWorkerResult,
   CancelOutstandingResult,
   ConsoleProjectResponse,
   ConsoleTaskDetail,
@@ -19,6 +21,7 @@ import { api, apiRequest } from '../../api/client';
 
 /** The console API (API.md §4), typed as apps/api/src/console, projects and webhooks answer it. */
 
+export type { BlockedWorkerResponse, BlockWorkerResult } from '@crowdbox/contracts';
 export type { ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskProblem, TaskState, WebhookEventState } from '@crowdbox/contracts';
 export type CancelResult = CancelOutstandingResult;
 export type WebhookEndpoint = WebhookEndpointInfo;
@@ -70,6 +73,11 @@ export const consoleApi = {
   apiKeys: (signal?: AbortSignal) => api.get<ApiKeyResponse[]>('/api/console/api_keys', signal),
   createApiKey: (mode: 'live' | 'test') => api.post<CreatedApiKeyResponse>('/api/console/api_keys', { mode }),
   revokeApiKey: (keyId: string) => api.delete<ApiKeyResponse>(`/api/console/api_keys/${id(keyId)}`),
+
+  /** Blocks the worker of `worker` (its pseudonym in this project) from every project of the account; `created` is false when it was already blocked. */
+  blockWorker: (uuid: string, worker: string) => api.post<BlockWorkerResult>(`/api/console/projects/${id(uuid)}/workers/${id(worker)}/block`),
+  blockedWorkers: (signal?: AbortSignal) => api.get<BlockedWorkerResponse[]>('/api/console/blocked_workers', signal),
+  unblockWorker: (blockId: string) => api.delete<BlockedWorkerResponse>(`/api/console/blocked_workers/${id(blockId)}`),
 
   webhooks: (signal?: AbortSignal) => api.get<WebhookSettings>('/api/console/webhooks', signal),
   webhookEvents: (options: { state?: WebhookEventState; before?: string }, signal?: AbortSignal) =>

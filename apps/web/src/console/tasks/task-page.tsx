@@ -10,6 +10,7 @@ import { shortId } from '../lib/format';
 import { formatCents } from '../../shell/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
+import { BlockWorker } from './block-worker';
 import { CancelTask } from './cancel-task';
 import { ProblemReports } from './problem-reports';
 import { TaskStateBadge } from './task-state-badge';
@@ -166,6 +167,8 @@ function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; p
       </div>
 
       <ProblemReports problems={task.problems} />
+
+      <BlockWorker projectUuid={projectUuid} workers={submissions.map((s) => s.worker)} onDone={onChanged} />
 
       <CancelTask projectUuid={projectUuid} task={task} onDone={onChanged} />
 

@@ -1,0 +1,31 @@
+export interface FetchCall {
+  url: string;
+  init: RequestInit;
+}
+
+type Reply = [status: number, body: unknown];
+
+/**
+ * Replaces fetch with one that answers each call with the next of `replies` as JSON (the last one again
+ * once they run out); every call is recorded. The caller puts the real fetch back.
+ */
+export function answerInTurn(...replies: Reply[]): FetchCall[] {
+  const calls: FetchCall[] = [];
+  globalThis.fetch = (async (url: string, init: RequestInit) => {
+    const [status, body] = replies[Math.min(calls.length, replies.length - 1)];
+    calls.push({ url, init });
+    return {
+      ok: status >= 200 && status < 300,
+      status,
+      statusText: '',
+      headers: { get: () => null },
+      text: async () => JSON.stringify(body),
+    } as unknown as Response;
+  }) as typeof fetch;
+  return calls;
+}
+
+/** fetch answering `status` with `body` as JSON; every call is recorded. */
+export function answer(status: number, body: unknown): FetchCall[] {
+  return answerInTurn([status, body]);
+}
