@@ -3,17 +3,22 @@ export interface FetchCall {
   init: RequestInit;
 }
 
-type Reply = [status: number, body: unknown];
+/** A JSON answer, or a request that is still waiting for one (until it is aborted). */
+type Reply = [status: number, body: unknown] | 'no answer yet';
 
 /**
- * Replaces fetch with one that answers each call with the next of `replies` as JSON (the last one again
- * once they run out); every call is recorded. The caller puts the real fetch back.
+ * Replaces fetch with one that answers each call with the next of `replies` (the last one again once
+ * they run out); every call is recorded. The caller puts the real fetch back.
  */
 export function answerInTurn(...replies: Reply[]): FetchCall[] {
   const calls: FetchCall[] = [];
   globalThis.fetch = (async (url: string, init: RequestInit) => {
-    const [status, body] = replies[Math.min(calls.length, replies.length - 1)];
+    const reply = replies[Math.min(calls.length, replies.length - 1)];
     calls.push({ url, init });
+    if (reply === 'no answer yet') {
+      return new Promise<Response>((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    }
+    const [status, body] = reply;
     return {
       ok: status >= 200 && status < 300,
       status,
