@@ -210,6 +210,27 @@ export class TaskDetailPage {
     return result.innerText();
   }
 
+  /** The "Block a worker" section, found by its heading; it lists the workers whose boxes the task shows. */
+  get blockSection(): Locator {
+    return this.page.getByRole('region', { name: 'Block a worker' });
+  }
+
+  /** Opens the block dialog for `worker` (its pseudonym) and returns what the dialog says. */
+  async openBlockDialog(worker: string): Promise<string> {
+    await this.blockSection.getByRole('button', { name: `Block ${worker}…` }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Block ${worker}?` });
+    await dialog.waitFor();
+    return dialog.getByTestId('block-worker-summary').innerText();
+  }
+
+  /** Confirms the block; the result the page then shows. */
+  async confirmBlock(worker: string): Promise<string> {
+    await this.page.getByRole('dialog', { name: `Block ${worker}?` }).getByRole('button', { name: 'Block worker' }).click();
+    const result = this.page.getByTestId('block-worker-result');
+    await result.waitFor();
+    return result.innerText();
+  }
+
   /** Each reported problem as its row reads: the words, the count, and the exact time its <time> holds. */
   async problemRows(): Promise<Array<{ problem: string; count: string; lastReportedAt: string | null }>> {
     return this.problems.getByTestId('problem-row').evaluateAll((rows) =>
@@ -286,6 +307,42 @@ export class ApiKeysPage {
     await this.newKeys.nth(shown).waitFor();
     await this.rows.nth(before).waitFor();
     return this.newKeys.first().getByTestId('new-key-secret').innerText();
+  }
+}
+
+/** /console/workers: the workers the account blocked, each with an Unblock. */
+export class BlockedWorkersPage {
+  readonly rows: Locator;
+  readonly empty: Locator;
+
+  constructor(readonly page: Page) {
+    this.rows = page.getByTestId('blocked-worker-row');
+    this.empty = page.getByTestId('blocked-workers-empty');
+  }
+
+  /** Opens the page through the console's navigation, as a requester does, and waits for its list. */
+  async openFromNav(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Blocked workers' }).click();
+    await this.waitForList();
+  }
+
+  /** Waits for the list: its rows, or the card that says there are none. */
+  async waitForList(): Promise<void> {
+    await this.page.getByRole('heading', { name: 'Blocked workers', level: 1 }).waitFor();
+    await this.rows.or(this.empty).first().waitFor();
+  }
+
+  /** Each row as it reads: worker, project, blocked at (cells joined by " | "). */
+  async rowTexts(): Promise<string[]> {
+    return this.rows.evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.innerText.trim()).filter(Boolean).join(' | ')));
+  }
+
+  /** Unblocks `worker`; the status the page then shows. */
+  async unblock(worker: string): Promise<string> {
+    await this.page.getByRole('button', { name: `Unblock ${worker}` }).click();
+    const status = this.page.getByTestId('worker-unblocked');
+    await status.waitFor();
+    return status.innerText();
   }
 }
 
