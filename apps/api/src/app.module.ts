@@ -14,6 +14,7 @@ import { TasksModule } from './tasks/tasks.module';
 import { QueuesModule } from './queues/queues.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkModule } from './work/work.module';
+import { WorkerBlocksModule } from './worker-blocks/worker-blocks.module';
 
 @Module({})
 export class AppModule {
@@ -35,6 +36,7 @@ export class AppModule {
         SubmissionsModule.register(config.role),
         WorkModule.register(config.role),
         ConsoleModule,
+        WorkerBlocksModule.register(config.role),
       ],
     };
   }

@@ -11,6 +11,7 @@ export * from './console/api-key.schema';
 export * from './console/project.schema';
 export * from './console/console.responses';
 export * from './console/task-list.schema';
+export * from './console/blocked-workers';
 export * from './work/work.schema';
 export * from './work/task-problems';
 export * from './work/work-errors';

@@ -1,5 +1,6 @@
 import { TASK_PROBLEMS, TASK_STATES } from '@crowdbox/contracts';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { WORKER_PSEUDONYM } from '../submissions/worker-pseudonym';
 
 /**
  * The OpenAPI components of what the API answers and sends: the wire types of libs/contracts (TypeScript
@@ -157,6 +158,20 @@ export const RESPONSE_SCHEMAS = {
     cancelled: int,
     unspent_reward_cents: { ...cents, description: 'what the cancelled tasks will no longer pay' },
     ended_checkouts: int,
+  }),
+  BlockedWorker: object({
+    id: { ...uuid, description: 'the block: what DELETE /api/console/blocked_workers/:id takes' },
+    worker: { type: 'string', pattern: WORKER_PSEUDONYM.source, description: "the worker's pseudonym in `project`" },
+    project: object({ uuid, display_name: str }),
+    blocked_at: time,
+  }),
+  BlockWorkerResult: object({
+    id: uuid,
+    worker: { type: 'string', pattern: WORKER_PSEUDONYM.source },
+    project: object({ uuid, display_name: str }),
+    blocked_at: time,
+    created: { type: 'boolean', description: 'false when the worker was blocked already' },
+    ended_checkouts: { ...int, description: "the worker's active leases on the account's tasks that the block ended" },
   }),
   ProjectProgress: object({
     tasks: object({ total: int, complete: int, outstanding: int, cancelled: int, reported: int }),

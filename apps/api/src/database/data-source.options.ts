@@ -11,6 +11,7 @@ import { Task } from '../tasks/task.entity';
 import { WebhookAttempt } from '../webhooks/webhook-attempt.entity';
 import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 import { WebhookEvent } from '../webhooks/webhook-event.entity';
+import { WorkerBlock } from '../worker-blocks/worker-block.entity';
 import { CoreSchema1763800000000 } from './migrations/1763800000000-core-schema';
 import { Leases1763900000000 } from './migrations/1763900000000-leases';
 import { Webhooks1764000000000 } from './migrations/1764000000000-webhooks';
@@ -43,6 +44,7 @@ import { CancelledTasksIndex1766600000000 } from './migrations/1766600000000-can
 import { FailedEventsIndex1766700000000 } from './migrations/1766700000000-failed-events-index';
 import { ProjectArchivedAt1766800000000 } from './migrations/1766800000000-project-archived-at';
 import { UserDeletedAt1766900000000 } from './migrations/1766900000000-user-deleted-at';
+import { WorkerBlocks1767000000000 } from './migrations/1767000000000-worker-blocks';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -59,6 +61,7 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookEvent,
   WebhookAttempt,
+  WorkerBlock,
 ];
 
 /** Migrations in order; the schema comes only from these, never from `synchronize`. */
@@ -95,6 +98,7 @@ export const MIGRATIONS = [
   FailedEventsIndex1766700000000,
   ProjectArchivedAt1766800000000,
   UserDeletedAt1766900000000,
+  WorkerBlocks1767000000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -46,6 +46,9 @@ const LEASE_NEXT_TASK: PreparedStatement = {
        WHERE t.project_id = $1 AND t.completed_at IS NULL AND t.cancelled_at IS NULL
          AND NOT EXISTS (SELECT 1 FROM held)
          AND NOT EXISTS (SELECT 1 FROM projects ap WHERE ap.id = $1 AND ap.archived_at IS NOT NULL)
+         -- A worker the project's account blocked gets none of its tasks (docs/decisions.md, "Blocking a worker").
+         AND NOT EXISTS (SELECT 1 FROM worker_blocks wb JOIN projects bp ON bp.account_id = wb.account_id
+                          WHERE bp.id = $1 AND wb.worker_id = $2)
          -- The hint of migration 1764300000000: a full task none of whose leases has expired is skipped
          -- on its row alone, before the two probes below.
          AND (t.submission_count + t.leased_count < t.required_submissions OR t.lease_expiry_min <= now())
@@ -66,27 +69,34 @@ const LEASE_NEXT_TASK: PreparedStatement = {
 };
 
 /**
- * Ends the worker's active leases (`$3`: the one with that id; without it, all of them) as a release does:
- * each lease is locked, then its task (the order of every lease writer), and it ends as the task then
- * reads: `cancelled` when a cancel_outstanding committed meanwhile, else `released`, or `expired` when its
- * time ran out. `$2`: the problem reported with it, or null.
+ * Ends the worker's active leases as a release does: each lease is locked, then its task (the order of
+ * every lease writer), and it ends as the task then reads: `cancelled` when a cancel_outstanding committed
+ * meanwhile, else `released` (`cancelled` when the account that owns the task blocked the worker), or
+ * `expired` when its time ran out. `$2`: the problem reported with it, or null. Which leases:
+ * - `one`: the one with id `$3`;
+ * - `all`: every one (the worker's account is being deleted);
+ * - `account`: those on tasks of account `$3` (that account blocked the worker).
  */
-const releaseSql = (one: boolean) => `
+const releaseSql = (scope: 'one' | 'all' | 'account') => `
   WITH lease AS (
-    SELECT id, task_id FROM checkouts WHERE worker_id = $1 AND state = 'active' ${one ? 'AND id = $3' : ''} ORDER BY id FOR UPDATE
+    SELECT c.id, c.task_id FROM checkouts c WHERE c.worker_id = $1 AND c.state = 'active'
+       ${scope === 'one' ? 'AND c.id = $3' : ''}
+       ${scope === 'account' ? 'AND EXISTS (SELECT 1 FROM tasks at JOIN projects ap ON ap.id = at.project_id WHERE at.id = c.task_id AND ap.account_id = $3)' : ''}
+     ORDER BY c.id FOR UPDATE
   ), task AS (
     SELECT t.id, t.cancelled_at IS NOT NULL AS cancelled FROM tasks t JOIN lease ON t.id = lease.task_id FOR NO KEY UPDATE OF t
   ), ended AS (
     UPDATE checkouts c
-       SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN 'released' ELSE 'expired' END,
+       SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN '${scope === 'account' ? 'cancelled' : 'released'}' ELSE 'expired' END,
            ended_at = now(),
            problem = $2
       FROM lease JOIN task ON task.id = lease.task_id
      WHERE c.id = lease.id
      RETURNING c.id, c.state
   ) SELECT id, state FROM ended`;
-const RELEASE_ONE = releaseSql(true);
-const RELEASE_ALL = releaseSql(false);
+const RELEASE_ONE = releaseSql('one');
+const RELEASE_ALL = releaseSql('all');
+const RELEASE_FOR_ACCOUNT = releaseSql('account');
 
 const ACTIVE_CHECKOUTS_SQL = `
   SELECT ${CHECKOUT_ROW_SQL}
@@ -214,7 +224,20 @@ export class CheckoutsService {
    * what to run once `tx` has committed: the ended leases' expiry jobs are dropped, as after a release.
    */
   async releaseAll(tx: EntityManager, workerId: string): Promise<() => void> {
-    const rows: Array<{ id: string }> = await tx.query(RELEASE_ALL, [workerId, null]);
+    return this.ended(await tx.query(RELEASE_ALL, [workerId, null]));
+  }
+
+  /**
+   * Ends, in `tx`, the worker's active leases on tasks of `accountId` (which is blocking the worker), as
+   * `cancelled`: the requester took the tasks back. Answers how many, and what to run once `tx` has
+   * committed, as `releaseAll` does.
+   */
+  async endForAccount(tx: EntityManager, workerId: string, accountId: string): Promise<{ ended: number; afterCommit: () => void }> {
+    const rows: Array<{ id: string }> = await tx.query(RELEASE_FOR_ACCOUNT, [workerId, null, accountId]);
+    return { ended: rows.length, afterCommit: this.ended(rows) };
+  }
+
+  private ended(rows: Array<{ id: string }>): () => void {
     return () => rows.forEach(({ id }) => this.expiry.ended(id));
   }
 }

@@ -32,8 +32,8 @@ export class WorkSummaryService {
 
   /**
    * GET /api/work/projects: other accounts' projects with at least one task this worker could check
-   * out now (open, a free slot, never leased by them). `reward` and `min_reward` are the highest and the
-   * lowest reward among those tasks.
+   * out now (open, a free slot, never leased by them), none of an account that blocked them. `reward`
+   * and `min_reward` are the highest and the lowest reward among those tasks.
    */
   async projects(worker: SessionPrincipal): Promise<WorkProjectResponse[]> {
     return (await this.projectLists.get(worker.userId, () => this.loadProjects(worker))) ?? [];
@@ -59,6 +59,7 @@ export class WorkSummaryService {
               min(t.allowed_completion_time_seconds) AS allowed_completion_time_seconds, count(*) AS available
          FROM tasks t JOIN projects p ON p.id = t.project_id
         WHERE t.completed_at IS NULL AND t.cancelled_at IS NULL AND p.account_id <> $2 AND p.archived_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM worker_blocks wb WHERE wb.account_id = p.account_id AND wb.worker_id = $1)
           AND NOT EXISTS (SELECT 1 FROM checkouts mine WHERE mine.task_id = t.id AND mine.worker_id = $1)
           AND t.submission_count + (SELECT count(*) FROM checkouts c
                                      WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())

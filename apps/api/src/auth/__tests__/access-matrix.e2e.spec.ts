@@ -6,6 +6,7 @@ import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, createApiKey, signU
 import { collectRegisteredRoutes, fastifyPath } from '../../../test/registered-routes';
 import { startTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../../test/test-app';
 import { asFixture, leaseInDb } from '../../../test/work-fixtures';
+import { workerPseudonym } from '../../submissions/worker-pseudonym';
 
 /**
  * Who may call each route of the API, checked against the running app. MATRIX below lists every route
@@ -60,6 +61,10 @@ interface Ids {
   key: string;
   /** A failed webhook event of the owner. */
   event: string;
+  /** The worker's pseudonym in the owner's project. */
+  worker: string;
+  /** The owner's block of another worker. */
+  block: string;
 }
 
 interface Route {
@@ -72,7 +77,16 @@ interface Route {
   request?: (ids: Ids, world: World) => { url: string; body?: unknown };
 }
 
-const MISSING: Ids = { project: randomUUID(), task: randomUUID(), doneTask: randomUUID(), lease: randomUUID(), key: randomUUID(), event: randomUUID() };
+const MISSING: Ids = {
+  project: randomUUID(),
+  task: randomUUID(),
+  doneTask: randomUUID(),
+  lease: randomUUID(),
+  key: randomUUID(),
+  event: randomUUID(),
+  worker: 'worker_000000000000',
+  block: randomUUID(),
+};
 
 // prettier-ignore
 const MATRIX: Route[] = [
@@ -136,6 +150,10 @@ const MATRIX: Route[] = [
   { route: 'GET /api/console/webhooks/events', who: 'requester', stranger: 'ownOnly', ok: 200 },
   { route: 'POST /api/console/webhooks/events/redeliver-failed', who: 'requester', stranger: 'ownOnly', ok: 202 },
   { route: 'POST /api/console/webhooks/events/:id/redeliver', who: 'requester', stranger: 'notFound', ok: 202, request: (ids) => ({ url: `/api/console/webhooks/events/${ids.event}/redeliver` }) },
+  { route: 'POST /api/console/projects/:uuid/workers/:worker/block', who: 'requester', stranger: 'notFound', ok: 200,
+    request: (ids) => ({ url: `/api/console/projects/${ids.project}/workers/${ids.worker}/block` }) },
+  { route: 'GET /api/console/blocked_workers', who: 'requester', stranger: 'ownOnly', ok: 200 },
+  { route: 'DELETE /api/console/blocked_workers/:id', who: 'requester', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/console/blocked_workers/${ids.block}` }) },
 
   // Probes, metrics, the API's documentation and the web app's files.
   { route: 'GET /healthz', who: 'anyone', ok: 200 },
@@ -204,6 +222,9 @@ describe('access matrix: who may call every route', () => {
     const owner = await aRequester(t, { display_name: `Owner's project ${randomUUID()}`, template });
     const worker = await signUp(t);
     const doneTask = await aCompletedTask(t, owner, worker);
+    // Another worker of the owner's tasks, whom the owner blocks (below, once the worker's lease is taken).
+    const blockedWorker = await signUp(t);
+    await aCompletedTask(t, owner, blockedWorker);
     const task = await aTask(t, owner);
     const lease = await checkOut(t, worker, owner.projectUuid);
     const [{ id: key }] = await t.db.query(`SELECT id FROM api_keys WHERE account_id = $1 AND mode = 'live'`, [owner.accountId]);
@@ -213,8 +234,18 @@ describe('access matrix: who may call every route', () => {
     );
     const [{ id: submission }] = await t.db.query('SELECT id FROM submissions WHERE task_id = $1', [doneTask]);
     const [{ webhook_signing_secret: signingSecret }] = await t.db.query('SELECT webhook_signing_secret FROM accounts WHERE id = $1', [owner.accountId]);
-    const ids = { project: owner.projectUuid, task, doneTask, lease: lease.checkout_id, key, event };
-    const secrets = [template.slice(3, 51), owner.email, worker.email, owner.token, worker.token, owner.liveKey, owner.testKey, key, event, submission, signingSecret, lease.checkout_id, doneTask];
+    const blocked = await t.request({
+      method: 'POST',
+      url: `/api/console/projects/${owner.projectUuid}/workers/${workerPseudonym(owner.projectUuid, blockedWorker.userId)}/block`,
+      headers: owner.auth,
+    });
+    expect(blocked.status).toBe(200);
+    const block: string = blocked.body.data.id;
+    const ids = { project: owner.projectUuid, task, doneTask, lease: lease.checkout_id, key, event, worker: workerPseudonym(owner.projectUuid, worker.userId), block };
+    const secrets = [
+      template.slice(3, 51), owner.email, worker.email, owner.token, worker.token, owner.liveKey, owner.testKey, key, event, submission, signingSecret,
+      lease.checkout_id, doneTask, block, blocked.body.data.worker,
+    ];
 
     // Ended leases of the worker's (on tasks of their own), a cancelled task, a revoked key: a stranger must
     // not tell these from missing ones either, e.g. by a "checkout has expired" where a missing one is 404.
@@ -289,6 +320,7 @@ describe('access matrix: who may call every route', () => {
       t.db.query('SELECT * FROM idempotency_keys WHERE account_id = ANY($1) ORDER BY 1', [accounts]),
       t.db.query('SELECT * FROM webhook_endpoints WHERE account_id = ANY($1) ORDER BY id', [accounts]),
       t.db.query('SELECT * FROM webhook_events WHERE account_id = ANY($1) ORDER BY id', [accounts]),
+      t.db.query('SELECT * FROM worker_blocks WHERE account_id = ANY($1) OR worker_id IN (SELECT id FROM users WHERE account_id = ANY($1)) ORDER BY id', [accounts]),
     ]);
     return JSON.stringify(tables);
   }
@@ -300,7 +332,8 @@ describe('access matrix: who may call every route', () => {
         `SELECT (SELECT count(*) FROM accounts) AS accounts, (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM sessions) AS sessions,
                 (SELECT count(*) FROM api_keys) AS api_keys, (SELECT count(*) FROM projects) AS projects, (SELECT count(*) FROM tasks) AS tasks,
                 (SELECT count(*) FROM checkouts) AS checkouts, (SELECT count(*) FROM submissions) AS submissions,
-                (SELECT count(*) FROM idempotency_keys) AS idempotency_keys, (SELECT count(*) FROM webhook_events) AS webhook_events`,
+                (SELECT count(*) FROM idempotency_keys) AS idempotency_keys, (SELECT count(*) FROM webhook_events) AS webhook_events,
+                (SELECT count(*) FROM worker_blocks) AS worker_blocks`,
       ),
     );
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { aCompletedTask, aRequester, aTask, checkOut, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { collectRegisteredRoutes, fastifyPath } from '../../../test/registered-routes';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { WORKER_PSEUDONYM } from '../../submissions/worker-pseudonym';
 
 /**
  * The OpenAPI document at /api/docs/openapi.json (Swagger UI at /api/docs), read from the running app:
@@ -107,12 +108,13 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('types every path parameter as a uuid, and documents each one the path names', () => {
+  it("types every path parameter as a uuid (a worker's pseudonym by its pattern), and documents each one the path names", () => {
+    const schemaOf = (param: string) => (param === 'worker' ? { type: 'string', pattern: WORKER_PSEUDONYM.source } : { type: 'string', format: 'uuid' });
     for (const o of operations) {
       const inPath = [...o.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const params = (o.op.parameters ?? []).filter((p: { in: string }) => p.in === 'path');
       expect({ route: name(o), params: params.map((p: { name: string }) => p.name).sort() }).toEqual({ route: name(o), params: [...inPath].sort() });
-      for (const p of params) expect({ route: name(o), param: p.name, schema: p.schema }).toEqual({ route: name(o), param: p.name, schema: { type: 'string', format: 'uuid' } });
+      for (const p of params) expect({ route: name(o), param: p.name, schema: p.schema }).toEqual({ route: name(o), param: p.name, schema: schemaOf(p.name) });
     }
   });
 
