@@ -16,12 +16,11 @@ interface Props {
 
 /** What the server did, in words: "worker_… is blocked. 1 task they held was taken back." */
 export function blockWorkerResultText(result: BlockWorkerResult): string {
-  if (!result.created) return `${result.worker} was already blocked.`;
-  const taken =
-    result.ended_checkouts === 0
-      ? 'They held none of your tasks.'
-      : `${plural(result.ended_checkouts, 'task')} they held ${result.ended_checkouts === 1 ? 'was' : 'were'} taken back.`;
-  return `${result.worker} is blocked. ${taken}`;
+  const n = result.ended_checkouts;
+  const taken = `${plural(n, 'task')} they held ${n === 1 ? 'was' : 'were'} taken back.`;
+  // Blocking again also ends a lease that a checkout racing the first block took (docs/decisions.md).
+  if (!result.created) return n === 0 ? `${result.worker} was already blocked.` : `${result.worker} was already blocked. ${taken}`;
+  return `${result.worker} is blocked. ${n === 0 ? 'They held none of your tasks.' : taken}`;
 }
 
 /**

@@ -96,6 +96,8 @@ describe('BlockWorker', () => {
   it('words the leases a block ended', () => {
     expect(section.blockWorkerResultText(aResult({ ended_checkouts: 0 }))).toBe(`${ALICE} is blocked. They held none of your tasks.`);
     expect(section.blockWorkerResultText(aResult({ ended_checkouts: 3 }))).toBe(`${ALICE} is blocked. 3 tasks they held were taken back.`);
+    // A second block ends a lease that a checkout racing the first one took.
+    expect(section.blockWorkerResultText(aResult({ created: false, ended_checkouts: 1 }))).toBe(`${ALICE} was already blocked. 1 task they held was taken back.`);
   });
 
   it('shows the API’s 404 and blocks nobody', async () => {
