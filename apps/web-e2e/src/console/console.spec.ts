@@ -344,6 +344,7 @@ describe('the requester console', () => {
       `/console/projects/${projectUuid}/tasks/${taskUuids[0]}`,
       '/console/keys',
       '/console/webhooks',
+      '/console/workers',
     ];
     for (const path of pages) {
       await page.goto(path);

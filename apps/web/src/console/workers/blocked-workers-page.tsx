@@ -93,7 +93,7 @@ export function BlockedWorkersPage() {
                       <td>
                         <span className="cbc-mono">{block.worker}</span>
                       </td>
-                      <td>
+                      <td className="cbc-break">
                         <Link to={`/console/projects/${block.project.uuid}`}>{block.project.display_name}</Link>
                       </td>
                       <td>
