@@ -13,7 +13,8 @@ export function BlockedWorkersPage() {
   const blocks = useLoad((signal) => consoleApi.blockedWorkers(signal), []);
   const [busy, setBusy] = useState<string | null>(null);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
-  const [unsure, setUnsure] = useState<string | undefined>();
+  // What the errors are about: not unblocked, or, without an answer, perhaps unblocked.
+  const [errorTitle, setErrorTitle] = useState('');
   const [unblocked, setUnblocked] = useState('');
   // Blocks removed on this visit leave the table at once, not when the list read again arrives.
   const [removed, setRemoved] = useState<string[]>([]);
@@ -24,12 +25,11 @@ export function BlockedWorkersPage() {
     if (unblocked) unblockedRef.current?.focus();
   }, [unblocked]);
 
-  // No confirmation: an unblock is undone by blocking again from a task's page, and takes nothing back.
+  // No confirmation: an unblock takes nothing from anyone, and a worker is blocked again from a task's page.
   const unblock = async (block: BlockedWorkerResponse) => {
     if (busy) return;
     setBusy(block.id);
     setErrors([]);
-    setUnsure(undefined);
     setUnblocked('');
     try {
       const answer = await consoleApi.unblockWorker(block.id);
@@ -38,7 +38,9 @@ export function BlockedWorkersPage() {
       blocks.reload();
     } catch (error) {
       setErrors(errorItems(error));
-      if (mayHaveArrived(error)) setUnsure(`No answer from the server: ${block.worker} may have been unblocked. The list is read again.`);
+      setErrorTitle(
+        mayHaveArrived(error) ? `No answer from the server: ${block.worker} may have been unblocked. The list is read again.` : `${block.worker} was not unblocked.`,
+      );
       // A 404 is a block removed meanwhile (another tab, another person of the account): the list shows that.
       if (mayHaveArrived(error) || (error instanceof ApiError && error.status === 404)) blocks.reload();
     } finally {
@@ -56,7 +58,7 @@ export function BlockedWorkersPage() {
           </p>
         </div>
       </div>
-      <ErrorList errors={errors} title={unsure ?? 'The worker was not unblocked.'} />
+      <ErrorList errors={errors} title={errorTitle} />
       {unblocked && (
         <p className="alert info" role="status" tabIndex={-1} ref={unblockedRef} data-testid="worker-unblocked">
           {unblocked}

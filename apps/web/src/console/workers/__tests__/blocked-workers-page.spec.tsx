@@ -94,7 +94,7 @@ describe('the Blocked workers page', () => {
     renderPage();
     await screen.findByTestId('blocked-workers-table');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: `Unblock ${OLDER.worker}` })));
-    expect(screen.getByRole('alert').textContent).toBe('The worker was not unblocked.blocked worker not found');
+    expect(screen.getByRole('alert').textContent).toBe(`${OLDER.worker} was not unblocked.blocked worker not found`);
     expect(calls).toHaveLength(3);
     expect(await screen.findByTestId('blocked-workers-empty')).toBeTruthy();
   });
