@@ -202,6 +202,7 @@ export const RESPONSE_SCHEMAS = {
         frame: nullable({ ...object({ width: int, height: int }), description: "the image size the boxes' pixels are in; null before any submission" }),
         problems: list(object({ problem: { type: 'string', enum: [...TASK_PROBLEMS] }, count: int, last_reported_at: time })),
         results: { $ref: '#/components/schemas/TaskAnnotationsRecord' },
+        blocked_workers: { ...list({ type: 'string', pattern: WORKER_PSEUDONYM.source }), description: "the pseudonyms among `results.submissions`' workers that the account blocked" },
       }),
     ],
   },

@@ -17,6 +17,7 @@ import { afterCursorSql, cutPage, pageCursorSql, pageParams } from '../common/pa
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
 import { frameOf, SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
+import { workerPseudonym } from '../submissions/worker-pseudonym';
 
 const ROW_SQL = `
   t.id AS task_uuid,
@@ -124,6 +125,7 @@ export class ConsoleTasksService {
     const rows: Array<
       Record<string, unknown> & {
         subs: SubmissionRow[];
+        blocked: string[];
         consensus: ConsensusAnnotation[] | null;
         prompt: string;
         created_at: Date;
@@ -131,13 +133,15 @@ export class ConsoleTasksService {
         cancelled_at: Date | null;
       }
     > = await this.db.query(
-      `SELECT ${ROW_SQL}, t.prompt, ${SUBMISSIONS_JSON_SQL}, CASE WHEN ${storedConsensusHolds('$3::real')} THEN t.consensus END AS consensus
+      `SELECT ${ROW_SQL}, t.prompt, ${SUBMISSIONS_JSON_SQL}, CASE WHEN ${storedConsensusHolds('$3::real')} THEN t.consensus END AS consensus,
+              ARRAY(SELECT s.worker_id FROM submissions s JOIN worker_blocks wb ON wb.worker_id = s.worker_id AND wb.account_id = $4
+                     WHERE s.task_id = t.id) AS blocked
          FROM tasks t WHERE t.id = $1 AND t.project_id = $2`,
-      [taskUuid, project.id, threshold],
+      [taskUuid, project.id, threshold, accountId],
     );
     const row = rows[0];
     if (!row) throw ApiException.notFound('task not found');
-    const { subs, prompt, consensus, ...rest } = row;
+    const { subs, blocked, prompt, consensus, ...rest } = row;
     const problems: Array<{ problem: TaskProblem; count: number; last_reported_at: Date }> = await this.db.query(
       `SELECT problem, count(*)::int AS count, max(coalesce(ended_at, expires_at)) AS last_reported_at
          FROM checkouts WHERE task_id = $1 AND problem IS NOT NULL
@@ -157,6 +161,7 @@ export class ConsoleTasksService {
         annotations: row.completed_at ? await taskConsensus(this.db, { id: taskUuid, consensus, subs }, threshold) : [],
         submissions: toWorkerSubmissions(project.id, subs),
       },
+      blocked_workers: blocked.map((workerId) => workerPseudonym(project.id, workerId)),
     };
   }
 }

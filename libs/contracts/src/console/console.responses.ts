@@ -41,6 +41,8 @@ export interface ConsoleTaskDetail extends ConsoleTaskRow {
   problems: Array<{ problem: TaskProblem; count: number; last_reported_at: string }>;
   /** Consensus boxes (empty until complete) and every worker's own boxes. */
   results: TaskAnnotationsRecord;
+  /** The pseudonyms among `results.submissions`' workers that the account blocked (docs/decisions.md, "Blocking a worker"). */
+  blocked_workers: string[];
 }
 
 /** GET /api/console/projects/:uuid/progress */

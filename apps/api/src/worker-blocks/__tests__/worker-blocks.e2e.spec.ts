@@ -47,6 +47,9 @@ describe('blocking a worker', () => {
     const elsewhere = await aRequester(t);
     await aTask(t, elsewhere);
     await eventually(async () => (await listedProjects(w)).includes(second.uuid));
+    const blockedOnTaskPage = async () =>
+      (await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskUuid}`, headers: r.auth })).body.data.blocked_workers;
+    expect(await blockedOnTaskPage()).toEqual([]);
 
     const res = await block(r, r.projectUuid, pseudonym);
     expect(res.status).toBe(200);
@@ -68,8 +71,9 @@ describe('blocking a worker', () => {
     }
     expect((await tryCheckOut(w, elsewhere.projectUuid)).status).toBe(201);
     expect((await tryCheckOut(other, r.projectUuid)).status).toBe(201);
-    // What the worker submitted before stays in the results.
+    // What the worker submitted before stays in the results, where the console's task page says they are blocked.
     expect(await pseudonymOf(r, taskUuid)).toBe(pseudonym);
+    expect(await blockedOnTaskPage()).toEqual([pseudonym]);
   });
 
   it("ends the worker's active leases on the account's tasks, freeing their slots, and no other lease", async () => {

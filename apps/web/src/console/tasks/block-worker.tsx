@@ -10,6 +10,8 @@ interface Props {
   projectUuid: string;
   /** The pseudonyms of the workers whose boxes the page shows (`submissions[].worker`). */
   workers: string[];
+  /** Those of them the account had blocked when the task was read (`blocked_workers`). */
+  blockedAlready: string[];
   /** Called after the server answered: a block may have taken this very task back from a worker. */
   onDone: () => void;
 }
@@ -26,9 +28,9 @@ export function blockWorkerResultText(result: BlockWorkerResult): string {
 /**
  * The task page's "Block a worker" (docs/console.md, "Blocking a worker"): one button per worker whose
  * boxes are shown, a confirmation that says what a block does and does not do, then what the server did.
- * The task page knows nobody's block, so a worker blocked on this visit only loses its button.
+ * A worker blocked already, when the task was read or on this visit, has no button but says so.
  */
-export function BlockWorker({ projectUuid, workers, onDone }: Props) {
+export function BlockWorker({ projectUuid, workers, blockedAlready, onDone }: Props) {
   const [chosen, setChosen] = useState('');
   const [blocked, setBlocked] = useState<string[]>([]);
   const { open, setOpen, busy, result, setResult, errors, setErrors, unsure, resultRef, confirm } = useConfirmedRequest(async () => {
@@ -46,7 +48,7 @@ export function BlockWorker({ projectUuid, workers, onDone }: Props) {
         {[...new Set(workers)].map((worker) => (
           <li key={worker}>
             <span className="cbc-mono">{worker}</span>
-            {blocked.includes(worker) ? (
+            {blocked.includes(worker) || blockedAlready.includes(worker) ? (
               <span className="muted">blocked</span>
             ) : (
               <button

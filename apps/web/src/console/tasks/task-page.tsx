@@ -168,7 +168,7 @@ function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; p
 
       <ProblemReports problems={task.problems} />
 
-      <BlockWorker projectUuid={projectUuid} workers={submissions.map((s) => s.worker)} onDone={onChanged} />
+      <BlockWorker projectUuid={projectUuid} workers={submissions.map((s) => s.worker)} blockedAlready={task.blocked_workers} onDone={onChanged} />
 
       <CancelTask projectUuid={projectUuid} task={task} onDone={onChanged} />
 

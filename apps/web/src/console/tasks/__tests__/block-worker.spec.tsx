@@ -46,7 +46,7 @@ function aResult(overrides: Partial<BlockWorkerResult> = {}): BlockWorkerResult 
 /** Renders the section for two workers and confirms the block of `worker`; the onDone mock. */
 async function block(worker: string) {
   const onDone = jest.fn<() => void>();
-  inRouter(<section.BlockWorker projectUuid={PROJECT} workers={[ALICE, BOB]} onDone={onDone} />);
+  inRouter(<section.BlockWorker projectUuid={PROJECT} workers={[ALICE, BOB]} blockedAlready={[]} onDone={onDone} />);
   fireEvent.click(screen.getByRole('button', { name: `Block ${worker}…` }));
   const dialog = screen.getByRole('dialog', { name: `Block ${worker}?` });
   await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Block worker' })));
@@ -55,7 +55,7 @@ async function block(worker: string) {
 
 describe('BlockWorker', () => {
   it('says in the confirmation what a block does and does not do, starting on its Cancel button', () => {
-    inRouter(<section.BlockWorker projectUuid={PROJECT} workers={[ALICE, BOB]} onDone={() => undefined} />);
+    inRouter(<section.BlockWorker projectUuid={PROJECT} workers={[ALICE, BOB]} blockedAlready={[]} onDone={() => undefined} />);
     expect(screen.getAllByRole('button', { name: /^Block worker_/ }).map((b) => b.getAttribute('aria-label'))).toEqual([`Block ${ALICE}…`, `Block ${BOB}…`]);
     fireEvent.click(screen.getByRole('button', { name: `Block ${BOB}…` }));
     const dialog = screen.getByRole('dialog', { name: `Block ${BOB}?` });
@@ -68,8 +68,14 @@ describe('BlockWorker', () => {
     expect(document.activeElement?.textContent).toBe('Don’t block');
   });
 
+  it('offers no block for a worker the account blocked already, and says so', () => {
+    inRouter(<section.BlockWorker projectUuid={PROJECT} workers={[ALICE, BOB]} blockedAlready={[BOB]} onDone={() => undefined} />);
+    expect(screen.getAllByRole('button', { name: /^Block worker_/ }).map((b) => b.getAttribute('aria-label'))).toEqual([`Block ${ALICE}…`]);
+    expect(screen.getByText(BOB).closest('li')?.textContent).toBe(`${BOB}blocked`);
+  });
+
   it('is not shown for a task without submissions', () => {
-    const { container } = inRouter(<section.BlockWorker projectUuid={PROJECT} workers={[]} onDone={() => undefined} />);
+    const { container } = inRouter(<section.BlockWorker projectUuid={PROJECT} workers={[]} blockedAlready={[]} onDone={() => undefined} />);
     expect(container.innerHTML).toBe('');
   });
 
