@@ -105,7 +105,8 @@ function compareOutput(a: ConsensusBox, b: ConsensusBox): number {
   );
 }
 
-function isUsable(box: Box): boolean {
+/** A box the consensus can place: a label and finite, positive geometry (others are left out, as by peerAgreement). */
+export function isUsable(box: Box): boolean {
   return (
     typeof box.label === 'string' &&
     Number.isFinite(box.center_x) &&

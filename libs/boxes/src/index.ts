@@ -16,3 +16,5 @@ export { fitToScreen } from './fit.util';
 
 export type { ConsensusBox, ConsensusOptions, Submission } from './consensus.types';
 export { DEFAULT_IOU_THRESHOLD, consensus } from './consensus.util';
+export type { PeerAgreement } from './peer-agreement.util';
+export { peerAgreement } from './peer-agreement.util';

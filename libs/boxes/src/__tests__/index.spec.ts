@@ -24,6 +24,7 @@ describe('public entry', () => {
       'zoomAt',
       'fitToScreen',
       'consensus',
+      'peerAgreement',
     ];
     for (const name of expected) expect(typeof (boxes as Record<string, unknown>)[name]).toBe('function');
     expect(boxes.DEFAULT_IOU_THRESHOLD).toBe(0.5);
