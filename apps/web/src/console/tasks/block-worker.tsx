@@ -1,10 +1,4 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { ErrorList } from '../../shell/error-list';
-import { ConfirmDialog } from '../components/confirm-dialog';
-import { consoleApi, type BlockWorkerResult } from '../lib/console-api';
-import { plural } from '../lib/format';
-import { useConfirmedRequest } from '../lib/use-confirmed-request';
+import { BlockWorkerButton, useBlockWorker } from '../workers/use-block-worker';
 
 interface Props {
   projectUuid: string;
@@ -16,28 +10,13 @@ interface Props {
   onDone: () => void;
 }
 
-/** What the server did, in words: "worker_… is blocked. 1 task they held was taken back." */
-export function blockWorkerResultText(result: BlockWorkerResult): string {
-  const n = result.ended_checkouts;
-  const taken = `${plural(n, 'task')} they held ${n === 1 ? 'was' : 'were'} taken back.`;
-  // Blocking again also ends a lease that a checkout racing the first block took (docs/decisions.md).
-  if (!result.created) return n === 0 ? `${result.worker} was already blocked.` : `${result.worker} was already blocked. ${taken}`;
-  return `${result.worker} is blocked. ${n === 0 ? 'They held none of your tasks.' : taken}`;
-}
-
 /**
  * The task page's "Block a worker" (docs/console.md, "Blocking a worker"): one button per worker whose
- * boxes are shown, a confirmation that says what a block does and does not do, then what the server did.
- * A worker blocked already, when the task was read or on this visit, has no button but says so.
+ * boxes are shown, the confirmation and result of useBlockWorker. A worker blocked already, when the
+ * task was read or on this visit, has no button but says so.
  */
 export function BlockWorker({ projectUuid, workers, blockedAlready, onDone }: Props) {
-  const [chosen, setChosen] = useState('');
-  const [blocked, setBlocked] = useState<string[]>([]);
-  const { open, setOpen, busy, result, setResult, errors, setErrors, unsure, resultRef, confirm } = useConfirmedRequest(async () => {
-    const answer = await consoleApi.blockWorker(projectUuid, chosen);
-    setBlocked((names) => [...names, chosen]);
-    return answer;
-  }, onDone);
+  const { ask, blocked, view } = useBlockWorker(projectUuid, onDone);
 
   if (workers.length === 0) return null;
   return (
@@ -48,45 +27,11 @@ export function BlockWorker({ projectUuid, workers, blockedAlready, onDone }: Pr
         {[...new Set(workers)].map((worker) => (
           <li key={worker}>
             <span className="cbc-mono">{worker}</span>
-            {blocked.includes(worker) || blockedAlready.includes(worker) ? (
-              <span className="muted">blocked</span>
-            ) : (
-              <button
-                type="button"
-                className="button danger small"
-                aria-label={`Block ${worker}…`}
-                onClick={() => {
-                  setChosen(worker);
-                  setErrors([]);
-                  setResult(null);
-                  setOpen(true);
-                }}
-              >
-                Block worker…
-              </button>
-            )}
+            {blocked.includes(worker) || blockedAlready.includes(worker) ? <span className="muted">blocked</span> : <BlockWorkerButton worker={worker} onClick={() => ask(worker)} />}
           </li>
         ))}
       </ul>
-      {result && (
-        <p className="alert success" role="status" tabIndex={-1} ref={resultRef} data-testid="block-worker-result">
-          {blockWorkerResultText(result)} <Link to="/console/workers">Blocked workers</Link>
-        </p>
-      )}
-      <ErrorList errors={errors} title={unsure ? `No answer from the server: ${chosen} may have been blocked. Check the Blocked workers page.` : `${chosen} was not blocked.`} />
-      {unsure && (
-        <p>
-          <Link to="/console/workers">Blocked workers</Link>
-        </p>
-      )}
-      <ConfirmDialog open={open} danger busy={busy} title={`Block ${chosen}?`} confirmLabel="Block worker" cancelLabel="Don’t block" onConfirm={confirm} onClose={() => setOpen(false)}>
-        <ul data-testid="block-worker-summary">
-          <li>They get no more tasks from any of your projects.</li>
-          <li>Tasks they hold now are taken back, unsubmitted, for other workers to do.</li>
-          <li>Their submissions so far stay in your results and in the consensus.</li>
-          <li>You can unblock them on the Blocked workers page.</li>
-        </ul>
-      </ConfirmDialog>
+      {view}
     </section>
   );
 }

@@ -10,10 +10,11 @@ import { installDialog } from '../../__tests__/jsdom-dialog';
 // react-router needs TextEncoder, which jsdom lacks: the router and the section are imported once it is there.
 let router: typeof import('react-router');
 let section: typeof import('../block-worker');
+let flow: typeof import('../../workers/use-block-worker');
 beforeAll(async () => {
   installDialog();
   Object.assign(globalThis, { TextEncoder });
-  [router, section] = await Promise.all([import('react-router'), import('../block-worker')]);
+  [router, section, flow] = await Promise.all([import('react-router'), import('../block-worker'), import('../../workers/use-block-worker')]);
 });
 
 /** The section's links need a router. */
@@ -100,10 +101,10 @@ describe('BlockWorker', () => {
   });
 
   it('words the leases a block ended', () => {
-    expect(section.blockWorkerResultText(aResult({ ended_checkouts: 0 }))).toBe(`${ALICE} is blocked. They held none of your tasks.`);
-    expect(section.blockWorkerResultText(aResult({ ended_checkouts: 3 }))).toBe(`${ALICE} is blocked. 3 tasks they held were taken back.`);
+    expect(flow.blockWorkerResultText(aResult({ ended_checkouts: 0 }))).toBe(`${ALICE} is blocked. They held none of your tasks.`);
+    expect(flow.blockWorkerResultText(aResult({ ended_checkouts: 3 }))).toBe(`${ALICE} is blocked. 3 tasks they held were taken back.`);
     // A second block ends a lease that a checkout racing the first one took.
-    expect(section.blockWorkerResultText(aResult({ created: false, ended_checkouts: 1 }))).toBe(`${ALICE} was already blocked. 1 task they held was taken back.`);
+    expect(flow.blockWorkerResultText(aResult({ created: false, ended_checkouts: 1 }))).toBe(`${ALICE} was already blocked. 1 task they held was taken back.`);
   });
 
   it('shows the API’s 404 and blocks nobody', async () => {
