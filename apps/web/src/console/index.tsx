@@ -8,6 +8,7 @@ import { TaskListPage } from './tasks/task-list-page';
 import { TaskPage } from './tasks/task-page';
 import { WebhooksPage } from './webhooks/webhooks-page';
 import { BlockedWorkersPage } from './workers/blocked-workers-page';
+import { ProjectWorkersPage } from './workers/project-workers-page';
 import './console.css';
 
 /**
@@ -36,6 +37,7 @@ export function ConsoleApp() {
         <Route path="projects/:projectUuid/settings" element={<ProjectFormPage />} />
         <Route path="projects/:projectUuid/tasks" element={<TaskListPage />} />
         <Route path="projects/:projectUuid/tasks/:taskUuid" element={<TaskPage />} />
+        <Route path="projects/:projectUuid/workers" element={<ProjectWorkersPage />} />
         <Route path="keys" element={<ApiKeysPage />} />
         <Route path="webhooks" element={<WebhooksPage />} />
         <Route path="workers" element={<BlockedWorkersPage />} />

@@ -9,6 +9,7 @@ import type {
   CreatedApiKeyResponse,
   CreateProjectBody,
   ProjectProgress,
+  ProjectWorkersResponse,
   UpdateProjectBody,
   WebhookAttemptResponse,
   WebhookEndpointInfo,
@@ -21,7 +22,7 @@ import { api, apiRequest } from '../../api/client';
 
 /** The console API (API.md §4), typed as apps/api/src/console, projects and webhooks answer it. */
 
-export type { BlockedWorkerResponse, BlockWorkerResult } from '@crowdbox/contracts';
+export type { BlockedWorkerResponse, BlockWorkerResult, ProjectWorkerRow, ProjectWorkersResponse } from '@crowdbox/contracts';
 export type { ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskProblem, TaskState, WebhookEventState } from '@crowdbox/contracts';
 export type CancelResult = CancelOutstandingResult;
 export type WebhookEndpoint = WebhookEndpointInfo;
@@ -76,6 +77,8 @@ export const consoleApi = {
 
   /** Blocks the worker of `worker` (its pseudonym in this project) from every project of the account; `created` is false when it was already blocked. */
   blockWorker: (uuid: string, worker: string) => api.post<BlockWorkerResult>(`/api/console/projects/${id(uuid)}/workers/${id(worker)}/block`),
+  /** How each worker of the project agrees with the others on the latest completed tasks, lowest agreement first. */
+  projectWorkers: (uuid: string, signal?: AbortSignal) => api.get<ProjectWorkersResponse>(`/api/console/projects/${id(uuid)}/workers`, signal),
   blockedWorkers: (signal?: AbortSignal) => api.get<BlockedWorkerResponse[]>('/api/console/blocked_workers', signal),
   unblockWorker: (blockId: string) => api.delete<BlockedWorkerResponse>(`/api/console/blocked_workers/${id(blockId)}`),
 

@@ -21,6 +21,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** A ratio as a whole percentage, "42 %"; "—" for none (a figure with nothing to count). */
+export function formatPercent(ratio: number | null): string {
+  return ratio === null ? '—' : `${Math.round(ratio * 100)} %`;
+}
+
 /** "a1b2c3d4…" — enough of a UUID to tell rows apart; the full value goes in a title. */
 export function shortId(uuid: string): string {
   return uuid.length > 8 ? `${uuid.slice(0, 8)}…` : uuid;

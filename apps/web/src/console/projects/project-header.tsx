@@ -10,7 +10,7 @@ interface Props {
   crumb?: ReactNode;
 }
 
-/** Breadcrumb, title and the project's tabs (Overview, Tasks, Settings), shared by its pages. */
+/** Breadcrumb, title and the project's tabs (Overview, Tasks, Workers, Settings), shared by its pages. */
 export function ProjectHeader({ uuid, title, actions, crumb }: Props) {
   const base = `/console/projects/${uuid}`;
   return (
@@ -34,6 +34,7 @@ export function ProjectHeader({ uuid, title, actions, crumb }: Props) {
             Overview
           </NavLink>
           <NavLink to={`${base}/tasks`}>Tasks</NavLink>
+          <NavLink to={`${base}/workers`}>Workers</NavLink>
           <NavLink to={`${base}/settings`}>Settings</NavLink>
         </nav>
       )}
