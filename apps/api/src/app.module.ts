@@ -15,6 +15,7 @@ import { QueuesModule } from './queues/queues.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkModule } from './work/work.module';
 import { WorkerBlocksModule } from './worker-blocks/worker-blocks.module';
+import { ProjectWorkersModule } from './project-workers/project-workers.module';
 
 @Module({})
 export class AppModule {
@@ -37,6 +38,7 @@ export class AppModule {
         WorkModule.register(config.role),
         ConsoleModule,
         WorkerBlocksModule.register(config.role),
+        ProjectWorkersModule,
       ],
     };
   }

@@ -173,6 +173,24 @@ export const RESPONSE_SCHEMAS = {
     created: { type: 'boolean', description: 'false when the worker was blocked already' },
     ended_checkouts: { ...int, description: "the worker's active leases on the account's tasks that the block ended" },
   }),
+  ProjectWorkers: object({
+    tasks_read: { ...int, description: 'the latest completed tasks read (1,000 at most)' },
+    workers: list(
+      object({
+        worker: { type: 'string', pattern: WORKER_PSEUDONYM.source },
+        submissions: int,
+        last_submitted_at: time,
+        compared_tasks: { ...int, description: 'their tasks that had other submissions too' },
+        boxes: int,
+        peer_boxes: { ...int, description: "the boxes of the other workers' consensus on the compared tasks" },
+        matched: { ...int, description: 'pairs of one box of theirs and one of the peers, of one label, at the IoU threshold' },
+        agreement: nullable({ ...num, description: '2 x matched / (boxes + peer_boxes); 1 when both are 0; null without a compared task' }),
+        precision: nullable({ ...num, description: 'matched / boxes' }),
+        recall: nullable({ ...num, description: 'matched / peer_boxes' }),
+        block_id: nullable({ ...uuid, description: "the account's block of this worker" }),
+      }),
+    ),
+  }),
   ProjectProgress: object({
     tasks: object({ total: int, complete: int, outstanding: int, cancelled: int, reported: int }),
     submissions: int,

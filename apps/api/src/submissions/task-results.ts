@@ -1,4 +1,4 @@
-import { boxInFrame, consensus, type ImageSize, type Submission } from '@crowdbox/boxes';
+import { boxInFrame, consensus, peerAgreement, type ImageSize, type PeerAgreement, type Submission } from '@crowdbox/boxes';
 import type { Annotation, ConsensusAnnotation, WorkerSubmission } from '@crowdbox/contracts';
 import { workerPseudonym } from './worker-pseudonym';
 
@@ -67,6 +67,17 @@ export function consensusOf(submissions: SubmissionRow[], iouThreshold: number):
  */
 function consensusInFrame(submissions: Submission[], iouThreshold: number): ConsensusAnnotation[] {
   return consensus(submissions, { iouThreshold, frame: submissions[0]?.image });
+}
+
+/**
+ * How each worker of a complete task agrees with the task's other workers (libs/boxes' peerAgreement), in
+ * the task's frame as its consensus is computed; `worker` is the worker's id.
+ */
+export function peerAgreementOf(submissions: SubmissionRow[], iouThreshold: number): PeerAgreement[] {
+  return peerAgreement(
+    submissions.map((s) => ({ worker: s.worker_id, boxes: s.boxes, image: imageOf(s) })),
+    { iouThreshold, frame: frameOf(submissions) ?? undefined },
+  );
 }
 
 function imageOf(s: SubmissionRow): ImageSize {

@@ -152,6 +152,7 @@ const MATRIX: Route[] = [
   { route: 'POST /api/console/webhooks/events/:id/redeliver', who: 'requester', stranger: 'notFound', ok: 202, request: (ids) => ({ url: `/api/console/webhooks/events/${ids.event}/redeliver` }) },
   { route: 'POST /api/console/projects/:uuid/workers/:worker/block', who: 'requester', stranger: 'notFound', ok: 200,
     request: (ids) => ({ url: `/api/console/projects/${ids.project}/workers/${ids.worker}/block` }) },
+  { route: 'GET /api/console/projects/:uuid/workers', who: 'requester', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/console/projects/${ids.project}/workers` }) },
   { route: 'GET /api/console/blocked_workers', who: 'requester', stranger: 'ownOnly', ok: 200 },
   { route: 'DELETE /api/console/blocked_workers/:id', who: 'requester', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/console/blocked_workers/${ids.block}` }) },
 

@@ -20,7 +20,7 @@ export const TAGS = {
   tasks: 'Console tasks and results',
   apiKeys: 'Console API keys',
   webhooks: 'Console webhooks',
-  workers: 'Console blocked workers',
+  workers: 'Console workers',
   work: 'Worker API',
   health: 'Health and metrics',
 } as const;
