@@ -346,6 +346,51 @@ export class BlockedWorkersPage {
   }
 }
 
+/** /console/projects/:uuid/workers: how each worker agrees with the others, lowest first, each with Block worker… or "blocked". */
+export class ProjectWorkersPage {
+  readonly rows: Locator;
+  readonly empty: Locator;
+  readonly about: Locator;
+
+  constructor(readonly page: Page) {
+    this.rows = page.getByTestId('project-worker-row');
+    this.empty = page.getByTestId('project-workers-empty');
+    this.about = page.getByTestId('project-workers-about');
+  }
+
+  /** Opens the page through the project's tabs, as a requester does from the project's page, and waits for its list. */
+  async openFromProject(): Promise<void> {
+    await this.page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Workers' }).click();
+    await this.waitForList();
+  }
+
+  /** Waits for the list: its rows, or the card that says no task is complete yet. */
+  async waitForList(): Promise<void> {
+    await this.page.getByRole('heading', { name: 'Workers', level: 2 }).waitFor();
+    await this.rows.or(this.empty).first().waitFor();
+  }
+
+  /** Each row as its cells read, by the column headers' names. */
+  async rowTexts(): Promise<Array<Record<string, string>>> {
+    return this.page.getByTestId('project-workers-table').evaluate((table) => {
+      const names = Array.from(table.querySelectorAll('thead th')).map((th) => (th as HTMLElement).innerText.trim() || 'Block');
+      return Array.from(table.querySelectorAll('tbody tr')).map((tr) =>
+        Object.fromEntries(Array.from(tr.querySelectorAll('td')).map((td, i) => [names[i], (td as HTMLElement).innerText.trim()])),
+      );
+    });
+  }
+
+  /** Opens the block dialog from `worker`'s row and confirms it; the result the page then shows. */
+  async block(worker: string): Promise<string> {
+    await this.rows.filter({ hasText: worker }).getByRole('button', { name: `Block ${worker}…` }).click();
+    const dialog = this.page.getByRole('dialog', { name: `Block ${worker}?` });
+    await dialog.getByRole('button', { name: 'Block worker' }).click();
+    const result = this.page.getByTestId('block-worker-result');
+    await result.waitFor();
+    return result.innerText();
+  }
+}
+
 export class WebhooksPage {
   readonly endpoints: Locator;
   readonly events: Locator;

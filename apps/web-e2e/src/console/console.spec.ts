@@ -342,6 +342,7 @@ describe('the requester console', () => {
       `/console/projects/${projectUuid}/tasks`,
       `/console/projects/${projectUuid}/settings`,
       `/console/projects/${projectUuid}/tasks/${taskUuids[0]}`,
+      `/console/projects/${projectUuid}/workers`,
       '/console/keys',
       '/console/webhooks',
       '/console/workers',

@@ -10,7 +10,8 @@ describe('a project whose display name has no spaces', () => {
     // The longest display name the API takes, one word: only breaking inside it can make it fit.
     const displayName = `Find${'the'.repeat(65)}cars`.slice(0, 200);
     const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 1, displayName });
-    // A worker's submission and their block, so the task page and Blocked workers show the name too.
+    // A worker's submission and their block, so the task page, the project's Workers (a row, blocked) and
+    // Blocked workers show the name too.
     const worker = await aWorker(h);
     await workOnNextTask(h.baseUrl, { name: 'Wanda Worker', auth: worker.auth }, projectUuid, [{ label: 'car', center_x: 100, center_y: 100, width: 50, height: 40 }], { width: 960, height: 640 });
     const detail = await h.api.request({ method: 'GET', url: `/api/console/projects/${projectUuid}/tasks/${taskUuids[0]}`, headers: requester.auth });
@@ -24,6 +25,7 @@ describe('a project whose display name has no spaces', () => {
       `/console/projects/${projectUuid}/tasks`,
       `/console/projects/${projectUuid}/settings`,
       `/console/projects/${projectUuid}/tasks/${taskUuids[0]}`,
+      `/console/projects/${projectUuid}/workers`,
       '/console/keys',
       '/console/workers',
     ];

@@ -1,0 +1,76 @@
+import { useHarness } from '../../support/harness';
+import { aProjectWithTasks, aWorker } from '../../support/scenario';
+import { AxeAudit } from '../a11y/axe';
+import { ProjectOverviewPage, ProjectWorkersPage } from './console.pages';
+import { workOnNextTask, type Box } from './requester-client';
+
+const harness = useHarness();
+const IMAGE = { width: 960, height: 640 };
+const CAR: Box = { label: 'car', center_x: 200, center_y: 200, width: 120, height: 80 };
+// Nowhere near the car: no IoU with it at all.
+const FAR_AWAY: Box = { label: 'car', center_x: 800, center_y: 520, width: 120, height: 80 };
+const TASKS = 3;
+
+describe('a project’s Workers page', () => {
+  it('puts the careless worker first, with the lowest agreement, and blocks them from their row', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: TASKS, requiredSubmissions: 3 });
+    const workers = await Promise.all(['Anna Careful', 'Ben Careful', 'Carl Careless'].map(async (name) => ({ name, auth: (await aWorker(h, name)).auth })));
+    // Every worker does every task: two draw the car, the third a box far from it.
+    for (let i = 0; i < TASKS; i++) {
+      for (const worker of workers) await workOnNextTask(h.baseUrl, worker, project.projectUuid, [worker.name === 'Carl Careless' ? FAR_AWAY : CAR], IMAGE);
+    }
+    // Requesters know workers by their pseudonyms only: Carl's is the one whose box is far away.
+    const detail = await h.api.request({ method: 'GET', url: `/api/console/projects/${project.projectUuid}/tasks/${project.taskUuids[0]}`, headers: project.requester.auth });
+    const submissions: Array<{ worker: string; annotations: Box[] }> = detail.body.data.results.submissions;
+    expect(submissions).toHaveLength(3);
+    const carl = submissions.find((s) => s.annotations[0].center_x === FAR_AWAY.center_x)?.worker ?? '';
+    const careful = submissions.map((s) => s.worker).filter((w) => w !== carl);
+
+    const page = await h.newPage({ as: project.requester });
+    const audit = new AxeAudit();
+    await new ProjectOverviewPage(page).open(project.projectUuid);
+    const list = new ProjectWorkersPage(page);
+    await list.openFromProject();
+    expect(new URL(page.url()).pathname).toBe(`/console/projects/${project.projectUuid}/workers`);
+    expect(await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Workers' }).getAttribute('aria-current')).toBe('page');
+    expect(await list.about.innerText()).toContain(`Read from its ${TASKS} completed tasks of this project.`);
+
+    // Carl's peers (Anna and Ben) agree on the car, which he never drew: no match at all. Anna's peers are
+    // Ben's car and Carl's far box (each drawn by one of two), so she matches one of their two: 2·1/(1+2).
+    const rows = await list.rowTexts();
+    expect(rows[0]['Worker']).toBe(carl);
+    expect(rows.slice(1).map((r) => r['Worker']).sort()).toEqual(careful.sort());
+    expect(rows.map((r) => [r['Submissions'], r['Compared tasks'], r['Agreement'], r['Their boxes others drew too'], r['Others’ boxes they drew too']])).toEqual([
+      ['3', '3', '0 %', '0 %', '0 %'],
+      ['3', '3', '67 %', '100 %', '50 %'],
+      ['3', '3', '67 %', '100 %', '50 %'],
+    ]);
+    expect(rows.map((r) => r['Block'])).toEqual(['Block worker…', 'Block worker…', 'Block worker…']);
+    await audit.check(page, 'project workers page');
+
+    expect(await list.block(carl)).toBe(`${carl} is blocked. They held none of your tasks. Blocked workers`);
+    await audit.check(page, 'project workers page, worker blocked');
+    expect((await list.rowTexts()).map((r) => [r['Worker'], r['Block']])).toEqual([
+      [carl, 'blocked'],
+      [rows[1]['Worker'], 'Block worker…'],
+      [rows[2]['Worker'], 'Block worker…'],
+    ]);
+    // The list read again (here, after a reload) has the block from the server, linked to where it is lifted.
+    await page.reload();
+    await list.waitForList();
+    const blocked = list.rows.filter({ hasText: carl }).getByRole('link', { name: `${carl} is blocked: see Blocked workers` });
+    expect(await blocked.getAttribute('href')).toBe('/console/workers');
+    audit.assertNone();
+  });
+
+  it('says so before any task of the project is complete', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 1 });
+    const page = await h.newPage({ as: project.requester });
+    const list = new ProjectWorkersPage(page);
+    await page.goto(`/console/projects/${project.projectUuid}/workers`);
+    await list.waitForList();
+    expect(await list.empty.innerText()).toContain('No task of this project is complete yet.');
+  });
+});
