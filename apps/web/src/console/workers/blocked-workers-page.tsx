@@ -70,7 +70,10 @@ export function BlockedWorkersPage() {
           const list = all.filter((block) => !removed.includes(block.id));
           return list.length === 0 ? (
             <div className="card cbc-empty" data-testid="blocked-workers-empty">
-              <p>No worker is blocked. To block one, open a task of a project and press &ldquo;Block worker…&rdquo; beside the worker whose boxes you saw.</p>
+              <p>
+                No worker is blocked. To block one, open a task of a project and press &ldquo;Block worker…&rdquo; beside the worker whose boxes you saw, or
+                find the workers who agree least with the others on a project&rsquo;s Workers tab.
+              </p>
               <p>
                 <Link to="/console">Your projects</Link>
               </p>
