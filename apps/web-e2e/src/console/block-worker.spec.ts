@@ -3,7 +3,7 @@ import { useHarness } from '../../support/harness';
 import { WorkProjectsPage } from '../../support/pages/work-projects.page';
 import { aProjectWithTasks, aWorker } from '../../support/scenario';
 import { AxeAudit } from '../a11y/axe';
-import { BlockedWorkersPage, TaskDetailPage } from './console.pages';
+import { BlockedWorkersPage, consoleScreenshot, TaskDetailPage } from './console.pages';
 import { checkOutNext, workOnNextTask } from './requester-client';
 
 const harness = useHarness();
@@ -76,6 +76,7 @@ describe('blocking a worker', () => {
     expect(await blocked.rowTexts()).toEqual([expect.stringMatching(new RegExp(`^${pseudonym} \\| ${project.displayName} \\| \\d`))]);
     expect(await blocked.rows.getByRole('link', { name: project.displayName }).getAttribute('href')).toBe(`/console/projects/${project.projectUuid}`);
     await audit.check(page, 'blocked workers page');
+    await consoleScreenshot(page, 'blocked-workers');
 
     expect(await blocked.unblock(pseudonym)).toBe(`${pseudonym} is unblocked: they can take your tasks again.`);
     await blocked.empty.waitFor();
