@@ -34,7 +34,7 @@ describe('a project’s Workers page', () => {
     await list.openFromProject();
     expect(new URL(page.url()).pathname).toBe(`/console/projects/${project.projectUuid}/workers`);
     expect(await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Workers' }).getAttribute('aria-current')).toBe('page');
-    expect(await list.about.innerText()).toContain(`Read from its ${TASKS} completed tasks of this project.`);
+    expect(await list.about.innerText()).toContain(`Read from the ${TASKS} completed tasks of this project.`);
 
     // Carl's peers (Anna and Ben) agree on the car, which he never drew: no match at all. Anna's peers are
     // Ben's car and Carl's far box (each drawn by one of two), so she matches one of their two: 2·1/(1+2).

@@ -11,9 +11,9 @@ import { BlockWorkerButton, useBlockWorker } from './use-block-worker';
 /** Fewer compared tasks than this, and a worker's figures say little yet: the row says so. */
 const FEW_COMPARED = 3;
 
-/** "the latest 1,000 completed tasks" when the API stopped there, else all of them. */
+/** "the latest 1,000 completed tasks" when the API stopped there, else "the 3 completed tasks". */
 function tasksReadText(tasksRead: number): string {
-  return tasksRead >= WORKER_STATS_TASKS ? `the latest ${formatCount(WORKER_STATS_TASKS)} completed tasks` : `its ${plural(tasksRead, 'completed task')}`;
+  return tasksRead >= WORKER_STATS_TASKS ? `the latest ${formatCount(WORKER_STATS_TASKS)} completed tasks` : `the ${plural(tasksRead, 'completed task')}`;
 }
 
 /**
@@ -54,7 +54,7 @@ export function ProjectWorkersPage() {
                 </p>
               </div>
               <div className="table-scroll card cbc-table-card">
-                <table className="table" data-testid="project-workers-table">
+                <table className="table cbc-workers-table" data-testid="project-workers-table">
                   <caption className="visually-hidden">Workers of this project, lowest agreement first</caption>
                   <thead>
                     <tr>
