@@ -174,7 +174,7 @@ export const RESPONSE_SCHEMAS = {
     ended_checkouts: { ...int, description: "the worker's active leases on the account's tasks that the block ended" },
   }),
   ProjectWorkers: object({
-    tasks_read: { ...int, description: 'the latest completed tasks read (1,000 at most)' },
+    tasks_read: { ...int, description: 'the latest completed tasks read: 1,000 at most, fewer when their boxes are very many' },
     workers: list(
       object({
         worker: { type: 'string', pattern: WORKER_PSEUDONYM.source },

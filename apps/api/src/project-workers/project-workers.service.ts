@@ -16,6 +16,23 @@ interface Tally {
   matched: number;
 }
 
+/** Tasks read per statement: a page of tasks with up to 4,000 boxes each stays a few MB. */
+const PAGE = 100;
+
+/**
+ * How many box pairs the comparisons of one answer may weigh (a task's weight: each worker's boxes times
+ * the others' boxes, what their pairing compares at most). A project of a few boxes per task reads its
+ * 1,000 tasks far within it (3 workers of 5 boxes: 150 a task); one of hundreds of boxes per worker stops
+ * after fewer tasks (3 workers of 500: 1,500,000 a task), so no answer holds the event loop for long.
+ */
+export const AGREEMENT_PAIR_BUDGET = 2_000_000;
+
+/** What comparing a task's submissions weighs against AGREEMENT_PAIR_BUDGET. */
+function weightOf(subs: SubmissionRow[]): number {
+  const total = subs.reduce((sum, s) => sum + s.boxes.length, 0);
+  return subs.length < 2 ? 0 : subs.reduce((sum, s) => sum + s.boxes.length * (total - s.boxes.length), 0);
+}
+
 const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 1000) / 1000);
 
 /** Lowest agreement first, those without one last, then the most submissions, then by name. */
@@ -43,14 +60,9 @@ export class ProjectWorkersService {
 
   async workers(accountId: string, projectUuid: string): Promise<ProjectWorkersResponse> {
     const project = await this.projects.owned(accountId, projectUuid);
-    const tasks: Array<{ subs: SubmissionRow[] }> = await this.db.query(
-      `SELECT ${SUBMISSIONS_JSON_SQL} FROM tasks t
-        WHERE t.project_id = $1 AND t.completed_at IS NOT NULL
-        ORDER BY t.completed_at DESC LIMIT $2`,
-      [project.id, WORKER_STATS_TASKS],
-    );
+    const tasks = await this.latestTasks(project.id);
     const tallies = new Map<string, Tally>();
-    for (const { subs } of tasks) {
+    for (const subs of tasks) {
       for (const s of subs) {
         const tally = tallies.get(s.worker_id) ?? { submissions: 0, lastSubmittedAt: s.created_at, compared: 0, boxes: 0, peerBoxes: 0, matched: 0 };
         tally.submissions++;
@@ -85,5 +97,31 @@ export class ProjectWorkersService {
       block_id: blockOf.get(workerId) ?? null,
     }));
     return { tasks_read: tasks.length, workers: workers.sort(byConcern) };
+  }
+
+  /**
+   * The submissions of the project's latest completed tasks, newest first: WORKER_STATS_TASKS of them, or
+   * fewer when the next would take the comparisons past AGREEMENT_PAIR_BUDGET (the newest is always read).
+   */
+  private async latestTasks(projectId: string): Promise<SubmissionRow[][]> {
+    const tasks: SubmissionRow[][] = [];
+    let weight = 0;
+    let after: { completed_at: Date; id: string } | undefined;
+    while (tasks.length < WORKER_STATS_TASKS) {
+      const rows: Array<{ id: string; completed_at: Date; subs: SubmissionRow[] }> = await this.db.query(
+        `SELECT t.id, t.completed_at, ${SUBMISSIONS_JSON_SQL} FROM tasks t
+          WHERE t.project_id = $1 AND t.completed_at IS NOT NULL ${after ? 'AND (t.completed_at, t.id) < ($3, $4)' : ''}
+          ORDER BY t.completed_at DESC, t.id DESC LIMIT $2`,
+        after ? [projectId, Math.min(PAGE, WORKER_STATS_TASKS - tasks.length), after.completed_at, after.id] : [projectId, Math.min(PAGE, WORKER_STATS_TASKS)],
+      );
+      for (const row of rows) {
+        weight += weightOf(row.subs);
+        if (weight > AGREEMENT_PAIR_BUDGET && tasks.length > 0) return tasks;
+        tasks.push(row.subs);
+      }
+      if (rows.length === 0) return tasks;
+      after = rows[rows.length - 1];
+    }
+    return tasks;
   }
 }

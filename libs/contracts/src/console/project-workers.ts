@@ -31,7 +31,10 @@ export interface ProjectWorkerRow {
 
 /** GET /api/console/projects/:uuid/workers */
 export interface ProjectWorkersResponse {
-  /** How many completed tasks were read: the latest WORKER_STATS_TASKS at most. */
+  /**
+   * How many completed tasks were read, newest first: WORKER_STATS_TASKS at most, fewer when their boxes
+   * are so many that comparing more would take too long (docs/decisions.md, "Worker agreement").
+   */
   tasks_read: number;
   /** Lowest agreement first (those without one last), then most submissions. */
   workers: ProjectWorkerRow[];

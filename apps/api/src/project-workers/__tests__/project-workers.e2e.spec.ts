@@ -1,4 +1,6 @@
 import { WORKER_STATS_TASKS } from '@crowdbox/contracts';
+import { submitInDb } from '../../../test/work-fixtures';
+import { AGREEMENT_PAIR_BUDGET } from '../project-workers.service';
 import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 
@@ -93,6 +95,23 @@ describe("a project's workers and their agreement", () => {
       [r.projectUuid, WORKER_STATS_TASKS],
     );
     expect((await workersOf(r, r.projectUuid)).body.data).toEqual({ tasks_read: WORKER_STATS_TASKS, workers: [] });
+  });
+
+  it('stops before a task that would take the comparisons past their budget, but reads the newest', async () => {
+    const r = await aRequester(t);
+    // 500 boxes a worker (the most a submission holds), in a grid on the 640x480 image.
+    const grid = Array.from({ length: 500 }, (_, i) => ({ label: 'car', center_x: 12 + (i % 25) * 25, center_y: 12 + Math.floor(i / 25) * 24, width: 20, height: 20 }));
+    const taskOf = async (workers: number, completedAt: string) => {
+      const taskId = await aTask(t, r, { required_submissions: workers });
+      for (let i = 0; i < workers; i++) await submitInDb(t.db, { taskId, workerId: (await signUp(t)).userId, boxes: grid, submittedAt: completedAt });
+    };
+    // Three workers of 500 boxes weigh 3 x 500 x 1,000 pairs, four 4 x 500 x 1,500: over the budget together, and the newer alone.
+    expect(3 * 500 * 1000).toBeLessThan(AGREEMENT_PAIR_BUDGET);
+    expect(4 * 500 * 1500).toBeGreaterThan(AGREEMENT_PAIR_BUDGET);
+    await taskOf(3, new Date(Date.now() - 60_000).toISOString());
+    await taskOf(4, new Date().toISOString());
+    const { tasks_read, workers } = (await workersOf(r, r.projectUuid)).body.data;
+    expect({ tasks_read, workers: workers.length, agreement: workers[0].agreement }).toEqual({ tasks_read: 1, workers: 4, agreement: 1 });
   });
 
   it("answers another account's project, or a missing one, 404", async () => {
