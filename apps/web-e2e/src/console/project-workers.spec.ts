@@ -1,7 +1,7 @@
 import { useHarness } from '../../support/harness';
 import { aProjectWithTasks, aWorker } from '../../support/scenario';
 import { AxeAudit } from '../a11y/axe';
-import { ProjectOverviewPage, ProjectWorkersPage } from './console.pages';
+import { consoleScreenshot, ProjectOverviewPage, ProjectWorkersPage } from './console.pages';
 import { workOnNextTask, type Box } from './requester-client';
 
 const harness = useHarness();
@@ -34,7 +34,7 @@ describe('a project’s Workers page', () => {
     await list.openFromProject();
     expect(new URL(page.url()).pathname).toBe(`/console/projects/${project.projectUuid}/workers`);
     expect(await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Workers' }).getAttribute('aria-current')).toBe('page');
-    expect(await list.about.innerText()).toContain(`Read from the ${TASKS} completed tasks of this project.`);
+    expect(await list.about.innerText()).toContain(`Read from the latest ${TASKS} completed tasks of this project.`);
 
     // Carl's peers (Anna and Ben) agree on the car, which he never drew: no match at all. Anna's peers are
     // Ben's car and Carl's far box (each drawn by one of two), so she matches one of their two: 2·1/(1+2).
@@ -51,6 +51,7 @@ describe('a project’s Workers page', () => {
 
     expect(await list.block(carl)).toBe(`${carl} is blocked. They held none of your tasks. Blocked workers`);
     await audit.check(page, 'project workers page, worker blocked');
+    await consoleScreenshot(page, 'project-workers');
     expect((await list.rowTexts()).map((r) => [r['Worker'], r['Block']])).toEqual([
       [carl, 'blocked'],
       [rows[1]['Worker'], 'Block worker…'],

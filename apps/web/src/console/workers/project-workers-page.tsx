@@ -1,4 +1,3 @@
-import { WORKER_STATS_TASKS } from '@crowdbox/contracts';
 import { Link, useParams } from 'react-router';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
@@ -11,9 +10,12 @@ import { BlockWorkerButton, useBlockWorker } from './use-block-worker';
 /** Fewer compared tasks than this, and a worker's figures say little yet: the row says so. */
 const FEW_COMPARED = 3;
 
-/** "the latest 1,000 completed tasks" when the API stopped there, else "the 3 completed tasks". */
+/**
+ * "the latest 3 completed tasks": the API reads the newest WORKER_STATS_TASKS, or fewer when their boxes
+ * are very many (docs/decisions.md, "Worker agreement"), so a count below that is not all there are.
+ */
 function tasksReadText(tasksRead: number): string {
-  return tasksRead >= WORKER_STATS_TASKS ? `the latest ${formatCount(WORKER_STATS_TASKS)} completed tasks` : `the ${plural(tasksRead, 'completed task')}`;
+  return `the latest ${plural(tasksRead, 'completed task')}`;
 }
 
 /**

@@ -91,7 +91,7 @@ describe('the project’s Workers page', () => {
       [NORA.worker, '10', '5', '90 %', '—', '0 %', NORA.last_submitted_at, 'Block worker…'],
       [SOLO.worker, '2', '0 (few)', '—', '—', '—', SOLO.last_submitted_at, 'Block worker…'],
     ]);
-    expect(screen.getByTestId('project-workers-about').textContent).toContain('Read from the 12 completed tasks of this project.');
+    expect(screen.getByTestId('project-workers-about').textContent).toContain('Read from the latest 12 completed tasks of this project.');
   });
 
   it('says the latest 1,000 tasks were read when the server stopped there', async () => {
