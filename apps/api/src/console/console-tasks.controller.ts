@@ -1,6 +1,7 @@
 import { TASK_STATES, type CancelOutstandingResult, type ConsoleTaskDetail, type ConsoleTaskRow, type DataBody, type ProjectProgress } from '@crowdbox/contracts';
 import { Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { WORKER_PSEUDONYM } from '../submissions/worker-pseudonym';
 import { ref } from '../bootstrap/openapi-schemas';
 import { ApiData, ApiErrors, ApiPageQuery, ApiSessionAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
@@ -39,9 +40,15 @@ export class ConsoleTasksController {
   @ApiOperation({ summary: 'List tasks', description: 'Newest first, keyset-paged: the next page is `before=<next_cursor>` with the same `limit`.' })
   @ApiQuery({ name: 'state', required: false, enum: TASK_STATES, description: 'only tasks in this state' })
   @ApiQuery({ name: 'reported', required: false, enum: ['true'], description: 'only tasks some worker gave back reporting a problem' })
+  @ApiQuery({
+    name: 'worker',
+    required: false,
+    schema: { type: 'string', pattern: WORKER_PSEUDONYM.source },
+    description: 'only tasks this worker (a pseudonym of the project\'s results) submitted to; none for a name of nobody there',
+  })
   @ApiPageQuery()
   @ApiOkResponse({ description: 'A page of tasks.', schema: ref('ConsoleTaskPage') })
-  @ApiErrors([401, 404, 422, 429], { 422: 'A query parameter is invalid (`state`, `reported`, `before`, `limit`).' })
+  @ApiErrors([401, 404, 422, 429], { 422: 'A query parameter is invalid (`state`, `reported`, `worker`, `before`, `limit`).' })
   async list(
     @CurrentSession() session: SessionPrincipal,
     @IdParam('uuid') uuid: string,

@@ -17,6 +17,7 @@ import { afterCursorSql, cutPage, pageCursorSql, pageParams } from '../common/pa
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
 import { frameOf, SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
+import { findWorkerByPseudonym } from '../submissions/find-worker';
 import { workerPseudonym } from '../submissions/worker-pseudonym';
 
 const ROW_SQL = `
@@ -39,12 +40,17 @@ const STATE_FILTER: Record<TaskState, string> = {
   cancelled: 't.cancelled_at IS NOT NULL',
 };
 
-/** The task list's statement, newest first, keyset-paged (common/page-cursor.ts: $1 the project, $2 and $3 the cursor). */
-export function taskListSql(filter: { state?: TaskState; reported?: boolean; after?: boolean }, limit: number): string {
+/**
+ * The task list's statement, newest first, keyset-paged (common/page-cursor.ts: $1 the project, $2 and $3
+ * the cursor); with `worker`, the tasks that worker submitted to, the worker's id the parameter after those
+ * (a probe of uq_submissions_task_worker per task).
+ */
+export function taskListSql(filter: { state?: TaskState; reported?: boolean; worker?: boolean; after?: boolean }, limit: number): string {
   const conditions = [
     filter.state ? STATE_FILTER[filter.state] : '',
     filter.reported ? REPORTED_FILTER : '',
     filter.after ? afterCursorSql('t.created_at', 't.id') : '',
+    filter.worker ? `EXISTS (SELECT 1 FROM submissions ws WHERE ws.task_id = t.id AND ws.worker_id = $${filter.after ? 4 : 2})` : '',
   ]
     .filter(Boolean)
     .map((f) => `AND ${f}`);
@@ -104,16 +110,17 @@ export class ConsoleTasksService {
 
   /**
    * Newest first, keyset-paged: `before` is the previous page's `next_cursor` (common/page-cursor.ts).
-   * `reported=true` keeps the tasks some worker gave back reporting a problem.
+   * `reported=true` keeps the tasks some worker gave back reporting a problem; `worker` those that worker
+   * (a pseudonym of the project's results) submitted to: none for a name of nobody there.
    */
   async list(accountId: string, projectUuid: string, query: ConsoleTaskListQuery): Promise<{ tasks: ConsoleTaskRow[]; next_cursor: string | null }> {
     const project = await this.projects.owned(accountId, projectUuid);
     const limit = query.limit ?? PAGE_DEFAULT;
+    const workerId = query.worker === undefined ? undefined : await findWorkerByPseudonym(this.db, project.id, query.worker);
+    if (query.worker !== undefined && workerId === undefined) return { tasks: [], next_cursor: null };
+    const filter = { state: query.state, reported: query.reported === 'true', worker: workerId !== undefined, after: query.before !== undefined };
     const rows: Array<Omit<ConsoleTaskRow, 'created_at' | 'completed_at' | 'cancelled_at'> & { created_at: Date; completed_at: Date | null; cancelled_at: Date | null; cursor: string }> =
-      await this.db.query(
-        taskListSql({ state: query.state, reported: query.reported === 'true', after: query.before !== undefined }, limit + 1),
-        pageParams(project.id, query.before),
-      );
+      await this.db.query(taskListSql(filter, limit + 1), [...pageParams(project.id, query.before), ...(workerId === undefined ? [] : [workerId])]);
     const page = cutPage(rows, limit);
     return { tasks: page.rows.map(({ cursor: _cursor, ...row }) => toRow(row)), next_cursor: page.next_cursor };
   }

@@ -6,7 +6,7 @@ export function workerPseudonym(projectId: string, workerId: string): string {
 }
 
 /** What `workerPseudonym` answers, and nothing else, so a malformed name never reaches a query. */
-export const WORKER_PSEUDONYM = /^worker_[0-9a-f]{12}$/;
+export { WORKER_PSEUDONYM } from '@crowdbox/contracts';
 
 /**
  * `workerPseudonym` as a PostgreSQL expression over two uuid columns (uuid::text is the same lower-case,

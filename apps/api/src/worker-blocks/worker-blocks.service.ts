@@ -6,7 +6,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
 import { ProjectsService } from '../projects/projects.service';
-import { WORKER_PSEUDONYM, workerPseudonym, workerPseudonymSql } from '../submissions/worker-pseudonym';
+import { findWorkerByPseudonym } from '../submissions/find-worker';
+import { workerPseudonym } from '../submissions/worker-pseudonym';
 import { CheckoutsService } from '../work/checkouts.service';
 
 interface BlockRow {
@@ -49,7 +50,7 @@ export class WorkerBlocksService {
    */
   async block(accountId: string, projectUuid: string, worker: string): Promise<BlockWorkerResult> {
     const project = await this.projects.owned(accountId, projectUuid);
-    const workerId = WORKER_PSEUDONYM.test(worker) ? await this.findWorker(project.id, worker) : undefined;
+    const workerId = await findWorkerByPseudonym(this.db, project.id, worker);
     if (!workerId) throw ApiException.of(404, 'worker', 'no submission of this project is by that worker');
     const { result, afterCommit } = await this.db.transaction(async (tx) => {
       // One block at a time per account, so two can neither both pass the limit nor both insert.
@@ -82,21 +83,6 @@ export class WorkerBlocksService {
       : [];
     if (!rows[0]) throw ApiException.notFound('blocked worker not found');
     return toResponse(rows[0]);
-  }
-
-  /**
-   * The worker whose pseudonym in the project is `worker`, among those who submitted there: the hash is
-   * taken once per distinct worker, in PostgreSQL, rather than reading them all into the process.
-   */
-  private async findWorker(projectId: string, worker: string): Promise<string | undefined> {
-    const rows: Array<{ worker_id: string }> = await this.db.query(
-      `SELECT w.worker_id
-         FROM (SELECT DISTINCT s.worker_id FROM submissions s JOIN tasks t ON t.id = s.task_id WHERE t.project_id = $1) w
-        WHERE ${workerPseudonymSql('$1::uuid', 'w.worker_id')} = $2
-        LIMIT 1`,
-      [projectId, worker],
-    );
-    return rows[0]?.worker_id;
   }
 
   private async insert(tx: EntityManager, accountId: string, workerId: string, projectId: string): Promise<BlockRow> {

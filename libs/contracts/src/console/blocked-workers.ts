@@ -24,5 +24,8 @@ export interface BlockWorkerResult extends BlockedWorkerResponse {
   ended_checkouts: number;
 }
 
+/** A worker's per-project pseudonym as results show it (`worker_` and 12 hex digits), and nothing else. */
+export const WORKER_PSEUDONYM = /^worker_[0-9a-f]{12}$/;
+
 /** How many workers one account may block (422 beyond): the list is one page. */
 export const MAX_BLOCKED_WORKERS = 1_000;

@@ -126,6 +126,7 @@ describe('the OpenAPI document', () => {
     expect(query('/api/console/projects/{uuid}/tasks')).toEqual({
       state: { type: 'string', enum: ['incomplete', 'complete', 'cancelled'] },
       reported: { type: 'string', enum: ['true'] },
+      worker: { type: 'string', pattern: WORKER_PSEUDONYM.source },
       before: { type: 'string' },
       limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 },
     });

@@ -2,6 +2,8 @@ import { aRequester, aTask, addTask, checkOut, signUp, submitABox, type Requeste
 import { CURSOR_ERROR, LIMIT_ERROR, REFUSED_LIMITS, refusedCursors } from '../../../test/page-query';
 import { tableReads } from '../../../test/query-plan';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import { randomUUID } from 'node:crypto';
+import { workerPseudonym } from '../../submissions/worker-pseudonym';
 import { taskListSql } from '../console-tasks.service';
 
 const BOX = { label: 'car', center_x: 100, center_y: 80, width: 40, height: 30 };
@@ -61,6 +63,27 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect((await get(`/api/console/projects/${r.projectUuid}/tasks?before=nope`)).status).toBe(422);
     // A time JavaScript reads but PostgreSQL does not: a 422, not a 500.
     expect((await get(`/api/console/projects/${r.projectUuid}/tasks?before=${encodeURIComponent(`1|${tasks[0]}`)}`)).status).toBe(422);
+  });
+
+  it('keeps the tasks one worker submitted to, named by their pseudonym, with the other filters and the cursor', async () => {
+    const ids = (res: { body: { data: Array<{ task_uuid: string }> } }) => res.body.data.map((x) => x.task_uuid);
+    const url = (query: string) => `/api/console/projects/${r.projectUuid}/tasks?${query}`;
+    const [w0, w1] = workers.map((w) => workerPseudonym(r.projectUuid, w.userId));
+    const first = await get(url(`worker=${w0}&limit=1`));
+    expect([first.status, ids(first)]).toEqual([200, [tasks[1]]]);
+    const second = await get(url(`worker=${w0}&limit=1&before=${encodeURIComponent(first.body.next_cursor)}`));
+    expect([ids(second), second.body.next_cursor]).toEqual([[tasks[0]], null]);
+    // w1 holds a lease on task 1 but submitted only to task 0.
+    expect(ids(await get(url(`worker=${w1.toUpperCase()}`)))).toEqual([tasks[0]]);
+    expect(ids(await get(url(`worker=${w0}&state=incomplete`)))).toEqual([tasks[1]]);
+    // A worker of another project's results, or of none: nobody's tasks here.
+    expect(await get(url(`worker=${workerPseudonym(randomUUID(), workers[0].userId)}`))).toMatchObject({ status: 200, body: { data: [], next_cursor: null } });
+    for (const worker of ['worker_123', 'someone', '']) {
+      expect(await get(url(`worker=${encodeURIComponent(worker)}`))).toMatchObject({
+        status: 422,
+        body: { errors: [{ field: 'worker', detail: 'must be a worker of the results, such as worker_3fa9c2d1e0b4' }] },
+      });
+    }
   });
 
   it('pages with the cursor every list uses (libs/contracts paging.ts), and refuses any other in the contract’s shape', async () => {
