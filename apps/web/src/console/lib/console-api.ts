@@ -56,9 +56,10 @@ export const consoleApi = {
   progress: (uuid: string, signal?: AbortSignal) => api.get<ProjectProgress>(`/api/console/projects/${id(uuid)}/progress`, signal),
   /**
    * The task list keeps `next_cursor` beside `data`, so this reads the whole body. `reported` lists only
-   * tasks with a worker's problem report; the API takes `true` or nothing, so false is left out.
+   * tasks with a worker's problem report; the API takes `true` or nothing, so false is left out. `worker`
+   * (a pseudonym) lists the tasks that worker submitted to; a name that is not one is refused on `worker`.
    */
-  tasks: (uuid: string, { reported, ...options }: { state?: TaskState; reported?: boolean; before?: string; limit?: number }, signal?: AbortSignal) =>
+  tasks: (uuid: string, { reported, ...options }: { state?: TaskState; reported?: boolean; worker?: string; before?: string; limit?: number }, signal?: AbortSignal) =>
     api.getBody<TaskPage>(`/api/console/projects/${id(uuid)}/tasks${query({ ...options, reported: reported ? 'true' : undefined })}`, signal),
   task: (uuid: string, taskUuid: string, signal?: AbortSignal) =>
     api.get<ConsoleTaskDetail>(`/api/console/projects/${id(uuid)}/tasks/${id(taskUuid)}`, signal),

@@ -29,31 +29,42 @@ function listName(state: TaskState | undefined, reported: boolean): string {
   return `${state ? `${filterLabel(state)} tasks` : filterLabel(undefined)}${reported ? ' reported by workers' : ''}`;
 }
 
-/** Names the list the table shows (for screen readers): which tasks, in what order, which page. */
-function caption(state: TaskState | undefined, reported: boolean, page: number): string {
-  return `${listName(state, reported)}, newest first, page ${page}`;
+/** Names the list the table shows (for screen readers): which tasks, whose, in what order, which page. */
+function caption(state: TaskState | undefined, reported: boolean, worker: string | undefined, page: number): string {
+  return `${listName(state, reported)}${worker ? ` that ${worker} submitted to` : ''}, newest first, page ${page}`;
 }
 
-function emptyText(state: TaskState | undefined, reported: boolean): string {
+function emptyText(state: TaskState | undefined, reported: boolean, worker: string | undefined): string {
+  if (worker) {
+    if (!state && !reported) return `${worker} submitted to no task of this project.`;
+    return `${worker} submitted to no ${state ? listName(state, reported).toLowerCase() : `task${reported ? ' reported by workers' : ''}`}.`;
+  }
   if (reported) return state ? `No ${listName(state, true).toLowerCase()}.` : 'No task has been reported by workers.';
   if (state) return `No ${filterLabel(state).toLowerCase()} tasks.`;
   return 'No tasks yet. Add some through the requester API (see the first call on the Overview).';
 }
 
 /**
- * /console/projects/:uuid/tasks: newest first, filtered by state and by workers' problem reports, 25 a
- * page. The filters and the page are kept in the address (task-list-query.ts); the filters and the
- * project's Tasks tab leave the cursors out, so another filter starts on its page 1.
+ * /console/projects/:uuid/tasks: newest first, filtered by state, by workers' problem reports and by the
+ * worker who submitted (reached from the project's Workers page), 25 a page. The filters and the page are
+ * kept in the address (task-list-query.ts); the filters and the project's Tasks tab leave the cursors out,
+ * so another filter starts on its page 1.
  */
 export function TaskListPage() {
   const { projectUuid = '' } = useParams();
   const [params, setParams] = useSearchParams();
-  const { state, reported, cursors } = readTaskListQuery(params);
+  const { state, reported, worker, cursors } = readTaskListQuery(params);
   const before = cursors[cursors.length - 1];
-  const setCursors = (next: string[]) => setParams(taskListSearch({ state, reported, cursors: next }));
+  const setCursors = (next: string[]) => setParams(taskListSearch({ state, reported, worker, cursors: next }));
   // A filter replaces the entry, as the menu always has: Back leaves the list rather than undoing a filter.
-  const setFilters = (filters: { state: TaskState | undefined; reported: boolean }) => setParams(taskListSearch(filters), { replace: true });
+  const setFilters = (filters: { state: TaskState | undefined; reported: boolean; worker: string | undefined }) =>
+    setParams(taskListSearch(filters), { replace: true });
   const filterId = useId();
+  // The control pressed goes with the filter it removed; the filters' menu, still there, takes the focus.
+  const showAllWorkers = () => {
+    setFilters({ state, reported, worker: undefined });
+    document.getElementById(filterId)?.focus();
+  };
   // The pager is gone while the next page loads, taking the focus with it: the button pressed gets it
   // back, or the other one when the pressed one is disabled now (at the first or the last page).
   const pressed = useRef<'older' | 'newer' | null>(null);
@@ -61,12 +72,18 @@ export function TaskListPage() {
   const newerRef = useRef<HTMLButtonElement>(null);
 
   const project = useLoad((signal) => consoleApi.project(projectUuid, signal), [projectUuid]);
-  const page = useLoad((signal) => consoleApi.tasks(projectUuid, { state, reported, before, limit: PAGE_SIZE }, signal), [projectUuid, state, reported, before]);
+  const page = useLoad(
+    (signal) => consoleApi.tasks(projectUuid, { state, reported, worker, before, limit: PAGE_SIZE }, signal),
+    [projectUuid, state, reported, worker, before],
+  );
 
   const title = project.state.status === 'ok' ? project.state.data.display_name : 'Project';
   // A page's address the API no longer takes (edited by hand, or made by an older release's cursor):
   // Try again would fail the same way, so the way out is the list's first page, filters kept.
-  const staleCursor = page.state.status === 'error' && page.state.error instanceof ApiError && page.state.error.fieldError('before') !== undefined;
+  const refused = (field: string) => page.state.status === 'error' && page.state.error instanceof ApiError && page.state.error.fieldError(field) !== undefined;
+  const staleCursor = refused('before');
+  // Likewise a worker's name the API refuses (typed into the address by hand): the way out is everyone's tasks.
+  const badWorker = worker !== undefined && refused('worker');
 
   useEffect(() => {
     if (page.state.status === 'loading' || !pressed.current) return;
@@ -86,7 +103,7 @@ export function TaskListPage() {
             className="input"
             value={state ?? ''}
             data-testid="task-filter"
-            onChange={(e) => setFilters({ state: (e.target.value as TaskState) || undefined, reported })}
+            onChange={(e) => setFilters({ state: (e.target.value as TaskState) || undefined, reported, worker })}
           >
             {FILTERS.map((f) => (
               <option key={f.value} value={f.value}>
@@ -96,14 +113,33 @@ export function TaskListPage() {
           </select>
         </div>
         <label className="cbc-check">
-          <input type="checkbox" checked={reported} data-testid="reported-filter" onChange={(e) => setFilters({ state, reported: e.target.checked })} />
+          <input type="checkbox" checked={reported} data-testid="reported-filter" onChange={(e) => setFilters({ state, reported: e.target.checked, worker })} />
           Reported by workers
         </label>
         <button type="button" className="button small" onClick={page.reload}>
           Refresh
         </button>
       </div>
-      {staleCursor ? (
+      {worker && !badWorker && (
+        <div className="cbc-toolbar cbc-worker-filter" data-testid="worker-filter">
+          <p>
+            Tasks <strong className="cbc-mono">{worker}</strong> submitted to
+          </p>
+          <button type="button" className="button small" onClick={showAllWorkers}>
+            Show all workers’ tasks
+          </button>
+        </div>
+      )}
+      {badWorker ? (
+        <div className="card cbc-empty" role="alert" data-testid="worker-refused">
+          <p>
+            “{worker}” is not the name of a worker. Workers are named as the project’s Workers page shows them, such as worker_3fa9c2d1e0b4.
+          </p>
+          <button type="button" className="button" autoFocus onClick={showAllWorkers}>
+            Show all workers’ tasks
+          </button>
+        </div>
+      ) : staleCursor ? (
         <div className="card cbc-empty" role="alert">
           <p>This link to a later page of the list no longer works.</p>
           <button type="button" className="button" autoFocus onClick={() => setCursors([])}>
@@ -117,13 +153,13 @@ export function TaskListPage() {
               {data.length === 0 ? (
                 <div className="card cbc-empty">
                   <p>
-                    {cursors.length > 0 ? 'No more tasks.' : emptyText(state, reported)}
+                    {cursors.length > 0 ? 'No more tasks.' : emptyText(state, reported, worker)}
                   </p>
                 </div>
               ) : (
                 <div className="table-scroll card cbc-table-card">
                   <table className="table" data-testid="task-table">
-                    <caption className="visually-hidden">{caption(state, reported, cursors.length + 1)}</caption>
+                    <caption className="visually-hidden">{caption(state, reported, worker, cursors.length + 1)}</caption>
                     <thead>
                       <tr>
                         <th scope="col">Task</th>

@@ -5,6 +5,7 @@ import { consoleApi, type ProjectWorkerRow } from '../lib/console-api';
 import { formatCount, formatPercent, plural } from '../lib/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
+import { taskListPath } from '../tasks/task-list-query';
 import { BlockWorkerButton, useBlockWorker } from './use-block-worker';
 
 /** Fewer compared tasks than this, and a worker's figures say little yet: the row says so. */
@@ -84,7 +85,7 @@ export function ProjectWorkersPage() {
                   </thead>
                   <tbody>
                     {workers.map((row) => (
-                      <WorkerRow key={row.worker} row={row} blockedNow={blocked.includes(row.worker)} onBlock={() => ask(row.worker)} />
+                      <WorkerRow key={row.worker} projectUuid={projectUuid} row={row} blockedNow={blocked.includes(row.worker)} onBlock={() => ask(row.worker)} />
                     ))}
                   </tbody>
                 </table>
@@ -97,11 +98,14 @@ export function ProjectWorkersPage() {
   );
 }
 
-function WorkerRow({ row, blockedNow, onBlock }: { row: ProjectWorkerRow; blockedNow: boolean; onBlock: () => void }) {
+function WorkerRow({ projectUuid, row, blockedNow, onBlock }: { projectUuid: string; row: ProjectWorkerRow; blockedNow: boolean; onBlock: () => void }) {
   return (
     <tr data-testid="project-worker-row">
       <td>
-        <span className="cbc-mono">{row.worker}</span>
+        {/* Looking at what a worker did is the step before blocking them, so their name leads to it. */}
+        <Link to={taskListPath(projectUuid, { worker: row.worker })} className="cbc-mono" aria-label={`${row.worker}: their tasks`}>
+          {row.worker}
+        </Link>
       </td>
       <td className="num">{formatCount(row.submissions)}</td>
       <td className="num">

@@ -94,6 +94,17 @@ describe('the project’s Workers page', () => {
     expect(screen.getByTestId('project-workers-about').textContent).toContain('Read from the latest 12 completed tasks of this project.');
   });
 
+  it('links each worker’s pseudonym to the project’s tasks they submitted to', async () => {
+    answerInTurn(PROJECT_ANSWER, workers([CARL, { ...NORA, block_id: 'block-7' }]));
+    renderPage();
+    await screen.findByTestId('project-workers-table');
+    const carl = screen.getByRole('link', { name: `${CARL.worker}: their tasks` });
+    expect(carl.textContent).toBe(CARL.worker);
+    expect(carl.getAttribute('href')).toBe(`/console/projects/${PROJECT}/tasks?worker=${CARL.worker}`);
+    // A blocked worker's tasks are as worth a look.
+    expect(screen.getByRole('link', { name: `${NORA.worker}: their tasks` }).getAttribute('href')).toBe(`/console/projects/${PROJECT}/tasks?worker=${NORA.worker}`);
+  });
+
   it('says the latest 1,000 tasks were read when the server stopped there', async () => {
     answerInTurn(PROJECT_ANSWER, workers([CARL], 1000));
     renderPage();
