@@ -112,10 +112,32 @@ export class TaskListPage {
   readonly rows: Locator;
   /** The "Reported by workers" checkbox beside the state menu. */
   readonly reportedFilter: Locator;
+  /** "Tasks worker_… submitted to" above the list, with its Show all workers' tasks; absent without a worker filter. */
+  readonly workerFilter: Locator;
+  /** What the page says instead of the list when the API refuses the worker's name in the address. */
+  readonly workerRefused: Locator;
 
   constructor(readonly page: Page) {
     this.rows = page.getByTestId('task-row');
     this.reportedFilter = page.getByLabel('Reported by workers', { exact: true });
+    this.workerFilter = page.getByTestId('worker-filter');
+    this.workerRefused = page.getByTestId('worker-refused');
+  }
+
+  /** Removes the worker filter (from above the list, or from the refusal of a name): every worker's tasks. */
+  async showAllWorkers(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Show all workers’ tasks' }).click();
+  }
+
+  /** Waits until the list holds exactly these tasks, in any order (the list read again after a filter changes). */
+  async waitForTasks(taskUuids: string[]): Promise<void> {
+    const want = JSON.stringify([...taskUuids].sort());
+    let seen: string[] = [];
+    await expectEventually(
+      async () => JSON.stringify((seen = await this.uuids()).sort()) === want,
+      `the list to hold ${want}`,
+      async () => JSON.stringify(seen),
+    );
   }
 
   async open(projectUuid: string, state?: 'incomplete' | 'complete' | 'cancelled'): Promise<void> {
@@ -378,6 +400,12 @@ export class ProjectWorkersPage {
         Object.fromEntries(Array.from(tr.querySelectorAll('td')).map((td, i) => [names[i], (td as HTMLElement).innerText.trim()])),
       );
     });
+  }
+
+  /** Follows `worker`'s name to the project's tasks they submitted to. */
+  async openTasksOf(worker: string): Promise<void> {
+    await this.rows.getByRole('link', { name: `${worker}: their tasks` }).click();
+    await this.page.getByTestId('task-filter').waitFor();
   }
 
   /** Opens the block dialog from `worker`'s row and confirms it; the result the page then shows. */

@@ -1,8 +1,8 @@
 import { useHarness } from '../../support/harness';
 import { aProjectWithTasks, aWorker } from '../../support/scenario';
 import { AxeAudit } from '../a11y/axe';
-import { consoleScreenshot, ProjectOverviewPage, ProjectWorkersPage } from './console.pages';
-import { workOnNextTask, type Box } from './requester-client';
+import { consoleScreenshot, ProjectOverviewPage, ProjectWorkersPage, TaskListPage } from './console.pages';
+import { addTask, workOnNextTask, type Box } from './requester-client';
 
 const harness = useHarness();
 const IMAGE = { width: 960, height: 640 };
@@ -26,6 +26,8 @@ describe('a project’s Workers page', () => {
     expect(submissions).toHaveLength(3);
     const carl = submissions.find((s) => s.annotations[0].center_x === FAR_AWAY.center_x)?.worker ?? '';
     const careful = submissions.map((s) => s.worker).filter((w) => w !== carl);
+    // A task no one has done yet: listed among the project's tasks, not among Carl's.
+    const untouched = await addTask(h.baseUrl, project.liveKey, { project_uuid: project.projectUuid, external_image_url: h.images.url(IMAGE.width, IMAGE.height, 'untouched'), substitutions: {} });
 
     const page = await h.newPage({ as: project.requester });
     const audit = new AxeAudit();
@@ -49,6 +51,22 @@ describe('a project’s Workers page', () => {
     expect(rows.map((r) => r['Block'])).toEqual(['Block worker…', 'Block worker…', 'Block worker…']);
     await audit.check(page, 'project workers page');
 
+    // Before blocking Carl the requester looks at what he did: his name leads to the tasks he submitted to.
+    const tasks = new TaskListPage(page);
+    await list.openTasksOf(carl);
+    expect(new URL(page.url()).search).toBe(`?worker=${carl}`);
+    expect(await tasks.workerFilter.innerText()).toContain(`Tasks ${carl} submitted to`);
+    await tasks.waitForTasks(project.taskUuids);
+    expect(await tasks.caption()).toBe(`All tasks that ${carl} submitted to, newest first, page 1`);
+    await audit.check(page, 'task list of one worker');
+    await tasks.showAllWorkers();
+    expect(await tasks.workerFilter.count()).toBe(0);
+    await tasks.waitForTasks([...project.taskUuids, untouched]);
+    expect(new URL(page.url()).search).toBe('');
+    // Removing the filter replaced its entry, as the list's filters do: Back returns to the Workers page.
+    await page.goBack();
+    await list.waitForList();
+
     expect(await list.block(carl)).toBe(`${carl} is blocked. They held none of your tasks. Blocked workers`);
     await audit.check(page, 'project workers page, worker blocked');
     await consoleScreenshot(page, 'project-workers');
@@ -62,6 +80,26 @@ describe('a project’s Workers page', () => {
     await list.waitForList();
     const blocked = list.rows.filter({ hasText: carl }).getByRole('link', { name: `${carl} is blocked: see Blocked workers` });
     expect(await blocked.getAttribute('href')).toBe('/console/workers');
+    audit.assertNone();
+  });
+
+  it('says a worker’s name typed into the task list’s address is not one, and that a worker of none of its tasks has none', async () => {
+    const h = harness();
+    const project = await aProjectWithTasks(h, { tasks: 1 });
+    const page = await h.newPage({ as: project.requester });
+    const audit = new AxeAudit();
+    const tasks = new TaskListPage(page);
+    await page.goto(`/console/projects/${project.projectUuid}/tasks?state=incomplete&worker=carl`);
+    await tasks.workerRefused.waitFor();
+    expect(await tasks.workerRefused.innerText()).toContain('“carl” is not the name of a worker.');
+    await audit.check(page, 'task list, worker name refused');
+    await tasks.showAllWorkers();
+    await tasks.waitForTasks(project.taskUuids);
+    expect(new URL(page.url()).search).toBe('?state=incomplete');
+
+    await page.goto(`/console/projects/${project.projectUuid}/tasks?worker=worker_000000000000`);
+    await tasks.waitForTasks([]);
+    expect(await page.locator('.cbc-empty').innerText()).toBe('worker_000000000000 submitted to no task of this project.');
     audit.assertNone();
   });
 
