@@ -105,13 +105,13 @@ describe("a project's workers and their agreement", () => {
       const taskId = await aTask(t, r, { required_submissions: workers });
       for (let i = 0; i < workers; i++) await submitInDb(t.db, { taskId, workerId: (await signUp(t)).userId, boxes: grid, submittedAt: completedAt });
     };
-    // Three workers of 500 boxes weigh 3 x 500 x 1,000 pairs, four 4 x 500 x 1,500: over the budget together, and the newer alone.
-    expect(3 * 500 * 1000).toBeLessThan(AGREEMENT_PAIR_BUDGET);
-    expect(4 * 500 * 1500).toBeGreaterThan(AGREEMENT_PAIR_BUDGET);
-    await taskOf(3, new Date(Date.now() - 60_000).toISOString());
-    await taskOf(4, new Date().toISOString());
+    // Two workers of 500 boxes weigh 2 x 500 x 500 pairs, three 3 x 500 x 1,000: over the budget together, and the newer alone.
+    expect(2 * 500 * 500).toBeLessThan(AGREEMENT_PAIR_BUDGET);
+    expect(3 * 500 * 1000).toBeGreaterThan(AGREEMENT_PAIR_BUDGET);
+    await taskOf(2, new Date(Date.now() - 60_000).toISOString());
+    await taskOf(3, new Date().toISOString());
     const { tasks_read, workers } = (await workersOf(r, r.projectUuid)).body.data;
-    expect({ tasks_read, workers: workers.length, agreement: workers[0].agreement }).toEqual({ tasks_read: 1, workers: 4, agreement: 1 });
+    expect({ tasks_read, workers: workers.length, agreement: workers[0].agreement }).toEqual({ tasks_read: 1, workers: 3, agreement: 1 });
   });
 
   it("answers another account's project, or a missing one, 404", async () => {
