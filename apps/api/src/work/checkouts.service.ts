@@ -81,7 +81,7 @@ const releaseSql = (scope: 'one' | 'all' | 'account') => `
   WITH lease AS (
     SELECT c.id, c.task_id FROM checkouts c WHERE c.worker_id = $1 AND c.state = 'active'
        ${scope === 'one' ? 'AND c.id = $3' : ''}
-       ${scope === 'account' ? 'AND EXISTS (SELECT 1 FROM tasks at JOIN projects ap ON ap.id = at.project_id WHERE at.id = c.task_id AND ap.account_id = $3)' : ''}
+       ${scope === 'account' ? 'AND EXISTS (SELECT 1 FROM tasks ot JOIN projects op ON op.id = ot.project_id WHERE ot.id = c.task_id AND op.account_id = $3)' : ''}
      ORDER BY c.id FOR UPDATE
   ), task AS (
     SELECT t.id, t.cancelled_at IS NOT NULL AS cancelled FROM tasks t JOIN lease ON t.id = lease.task_id FOR NO KEY UPDATE OF t
