@@ -221,6 +221,10 @@ export const RESPONSE_SCHEMAS = {
         problems: list(object({ problem: { type: 'string', enum: [...TASK_PROBLEMS] }, count: int, last_reported_at: time })),
         results: { $ref: '#/components/schemas/TaskAnnotationsRecord' },
         blocked_workers: { ...list({ type: 'string', pattern: WORKER_PSEUDONYM.source }), description: "the pseudonyms among `results.submissions`' workers that the account blocked" },
+        peer_agreement: {
+          ...list(object({ worker: { type: 'string', pattern: WORKER_PSEUDONYM.source }, boxes: int, peer_boxes: int, matched: int })),
+          description: "each worker's boxes against the consensus of the task's other workers; empty with fewer than two submissions",
+        },
       }),
     ],
   },

@@ -16,7 +16,7 @@ import { isUuid } from '../common/crypto.util';
 import { afterCursorSql, cutPage, pageCursorSql, pageParams } from '../common/page-cursor';
 import { ProjectsService } from '../projects/projects.service';
 import { storedConsensusHolds, taskConsensus } from '../submissions/stored-consensus';
-import { frameOf, SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
+import { frameOf, peerAgreementOf, SUBMISSIONS_JSON_SQL, toWorkerSubmissions, type SubmissionRow } from '../submissions/task-results';
 import { findWorkerByPseudonym } from '../submissions/find-worker';
 import { workerPseudonym } from '../submissions/worker-pseudonym';
 
@@ -169,6 +169,12 @@ export class ConsoleTasksService {
         submissions: toWorkerSubmissions(project.id, subs),
       },
       blocked_workers: blocked.map((workerId) => workerPseudonym(project.id, workerId)),
+      peer_agreement: peerAgreementOf(subs, threshold).map((a) => ({
+        worker: workerPseudonym(project.id, a.worker),
+        boxes: a.boxes,
+        peer_boxes: a.peerBoxes,
+        matched: a.matched,
+      })),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { useHarness } from '../../support/harness';
 import { aProjectWithTasks, aWorker } from '../../support/scenario';
 import { AxeAudit } from '../a11y/axe';
-import { consoleScreenshot, ProjectOverviewPage, ProjectWorkersPage, TaskListPage } from './console.pages';
+import { consoleScreenshot, ProjectOverviewPage, ProjectWorkersPage, TaskDetailPage, TaskListPage } from './console.pages';
 import { addTask, workOnNextTask, type Box } from './requester-client';
 
 const harness = useHarness();
@@ -31,6 +31,12 @@ describe('a project’s Workers page', () => {
 
     const page = await h.newPage({ as: project.requester });
     const audit = new AxeAudit();
+    // A task's page says, per worker, how their boxes match the others': the figure the Workers page sums.
+    const task = new TaskDetailPage(page);
+    await task.open(project.projectUuid, project.taskUuids[0]);
+    const toggles = await task.workerToggles.allInnerTexts();
+    expect(toggles.find((text) => text.includes(carl))).toContain('matches 0 of the others’ 1 box');
+    for (const worker of careful) expect(toggles.find((text) => text.includes(worker))).toContain('matches 1 of the others’ 2 boxes');
     await new ProjectOverviewPage(page).open(project.projectUuid);
     const list = new ProjectWorkersPage(page);
     await list.openFromProject();

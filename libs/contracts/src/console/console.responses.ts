@@ -43,6 +43,11 @@ export interface ConsoleTaskDetail extends ConsoleTaskRow {
   results: TaskAnnotationsRecord;
   /** The pseudonyms among `results.submissions`' workers that the account blocked (docs/decisions.md, "Blocking a worker"). */
   blocked_workers: string[];
+  /**
+   * How each worker's boxes match the consensus of the task's other workers (docs/decisions.md, "Worker
+   * agreement"), the figures the project's Workers page sums; empty with fewer than two submissions.
+   */
+  peer_agreement: Array<{ worker: string; boxes: number; peer_boxes: number; matched: number }>;
 }
 
 /** GET /api/console/projects/:uuid/progress */

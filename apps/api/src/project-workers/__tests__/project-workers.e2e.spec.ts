@@ -63,6 +63,15 @@ describe("a project's workers and their agreement", () => {
         row(aloneName, { submissions: 1, compared_tasks: 0, boxes: 0, peer_boxes: 0, matched: 0, agreement: null, precision: null, recall: null }),
       ],
     });
+    // The task page gives the same figures for one task.
+    const detail = await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskUuid}`, headers: r.auth });
+    expect(detail.body.data.peer_agreement).toEqual([
+      { worker: careful1, boxes: 1, peer_boxes: 2, matched: 1 },
+      { worker: careful2, boxes: 1, peer_boxes: 2, matched: 1 },
+      { worker: careless, boxes: 1, peer_boxes: 1, matched: 0 },
+    ]);
+    const single = await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${(await t.db.query('SELECT task_id FROM submissions WHERE worker_id = $1', [alone.userId]))[0].task_id}`, headers: r.auth });
+    expect(single.body.data.peer_agreement).toEqual([]);
     // The careful worker's last submission is the outstanding task's, which the figures leave out.
     const [{ submitted_at: lastRead }] = (await t.request({ method: 'GET', url: `/api/v1/tasks/${taskUuid}/annotations?view=submissions`, headers: { apikey: r.liveKey } })).body.data.submissions;
     expect(res.body.data.workers.find((w: { worker: string }) => w.worker === careful1).last_submitted_at).toBe(lastRead);

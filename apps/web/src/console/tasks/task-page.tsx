@@ -13,6 +13,7 @@ import { ProjectHeader } from '../projects/project-header';
 import { BlockWorker } from './block-worker';
 import { CancelTask } from './cancel-task';
 import { ProblemReports } from './problem-reports';
+import { peerAgreementText } from './peer-agreement-text';
 import { TaskStateBadge } from './task-state-badge';
 
 /** Stroke colours for workers' boxes, apart from one another and from the solid consensus boxes. */
@@ -48,6 +49,11 @@ function useBoxesOnImage(frame: ImageSize | null, image: ImageSize | null): (box
 
 function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; projectUuid: string; onChanged: () => void }) {
   const submissions = useMemo(() => task.results.submissions ?? [], [task]);
+  const agreementOf = useMemo(() => new Map(task.peer_agreement.map((a) => [a.worker, a])), [task]);
+  const agreementNote = (worker: string) => {
+    const agreement = agreementOf.get(worker);
+    return agreement ? <> · {peerAgreementText(agreement)}</> : null;
+  };
   const [showConsensus, setShowConsensus] = useState(true);
   const [visible, setVisible] = useState<Record<string, boolean>>({});
   const [image, setImage] = useState<ImageSize | null>(null);
@@ -110,6 +116,7 @@ function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; p
                 <span className="cbc-mono">{s.worker}</span>
                 <span className="muted cbc-small">
                   {s.annotations.length} {s.annotations.length === 1 ? 'box' : 'boxes'}, <DateTime iso={s.submitted_at} />
+                  {agreementNote(s.worker)}
                 </span>
               </span>
             </label>

@@ -30,6 +30,7 @@ function aTask(overrides: Partial<ConsoleTaskDetail> = {}): ConsoleTaskDetail {
     problems: [],
     results: { task_uuid: '6f1c1b2e-0000-4000-8000-000000000001', completed: false, completed_at: null, annotations: [], submissions: [] },
     blocked_workers: [],
+    peer_agreement: [],
     ...overrides,
   };
 }
