@@ -2,6 +2,7 @@ import { WORKER_STATS_TASKS, type ProjectWorkerRow, type ProjectWorkersResponse 
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { afterCursorSql, pageCursorSql, pageParams } from '../common/page-cursor';
 import { ProjectsService } from '../projects/projects.service';
 import { peerAgreementOf, SUBMISSIONS_JSON_SQL, type SubmissionRow } from '../submissions/task-results';
 import { workerPseudonym } from '../submissions/worker-pseudonym';
@@ -110,13 +111,14 @@ export class ProjectWorkersService {
   private async latestTasks(projectId: string): Promise<SubmissionRow[][]> {
     const tasks: SubmissionRow[][] = [];
     let weight = 0;
-    let after: { completed_at: Date; id: string } | undefined;
+    let before: string | undefined;
     while (tasks.length < WORKER_STATS_TASKS) {
-      const rows: Array<{ id: string; completed_at: Date; subs: SubmissionRow[] }> = await this.db.query(
-        `SELECT t.id, t.completed_at, ${SUBMISSIONS_JSON_SQL} FROM tasks t
-          WHERE t.project_id = $1 AND t.completed_at IS NOT NULL ${after ? 'AND (t.completed_at, t.id) < ($3, $4)' : ''}
-          ORDER BY t.completed_at DESC, t.id DESC LIMIT $2`,
-        after ? [projectId, Math.min(PAGE, WORKER_STATS_TASKS - tasks.length), after.completed_at, after.id] : [projectId, Math.min(PAGE, WORKER_STATS_TASKS)],
+      // Keyset pages as every list's (common/page-cursor.ts), whose cursor keeps the microseconds.
+      const rows: Array<{ subs: SubmissionRow[]; cursor: string }> = await this.db.query(
+        `SELECT ${SUBMISSIONS_JSON_SQL}, ${pageCursorSql('t.completed_at', 't.id')} AS cursor FROM tasks t
+          WHERE t.project_id = $1 AND t.completed_at IS NOT NULL ${before === undefined ? '' : `AND ${afterCursorSql('t.completed_at', 't.id')}`}
+          ORDER BY t.completed_at DESC, t.id DESC LIMIT ${Math.min(PAGE, WORKER_STATS_TASKS - tasks.length)}`,
+        pageParams(projectId, before),
       );
       for (const row of rows) {
         weight += weightOf(row.subs);
@@ -124,7 +126,7 @@ export class ProjectWorkersService {
         tasks.push(row.subs);
       }
       if (rows.length === 0) return tasks;
-      after = rows[rows.length - 1];
+      before = rows[rows.length - 1].cursor;
     }
     return tasks;
   }

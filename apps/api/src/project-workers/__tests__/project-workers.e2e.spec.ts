@@ -106,6 +106,22 @@ describe("a project's workers and their agreement", () => {
     expect((await workersOf(r, r.projectUuid)).body.data).toEqual({ tasks_read: WORKER_STATS_TASKS, workers: [] });
   });
 
+  it('reads every task across its pages, tasks completed within one millisecond too', async () => {
+    const r = await aRequester(t);
+    await aTaskOfThree(r, [await signUp(t), await signUp(t), await signUp(t)]);
+    // 150 more, a microsecond apart in one millisecond: more than a page, and a page's last task holds a
+    // moment JavaScript's milliseconds cannot say.
+    await t.db.query(
+      `INSERT INTO tasks
+       SELECT (jsonb_populate_record(t, jsonb_build_object('id', gen_random_uuid(),
+                 'completed_at', date_trunc('milliseconds', now()) + interval '1 hour' + g * interval '1 microsecond'))).*
+         FROM tasks t, generate_series(1, 150) g WHERE t.project_id = $1`,
+      [r.projectUuid],
+    );
+    const { tasks_read, workers } = (await workersOf(r, r.projectUuid)).body.data;
+    expect({ tasks_read, workers: workers.length }).toEqual({ tasks_read: 151, workers: 3 });
+  });
+
   it('stops before a task that would take the comparisons past their budget, but reads the newest', async () => {
     const r = await aRequester(t);
     // 500 boxes a worker (the most a submission holds), in a grid on the 640x480 image.
