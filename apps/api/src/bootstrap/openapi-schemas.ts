@@ -1,6 +1,5 @@
-import { TASK_PROBLEMS, TASK_STATES } from '@crowdbox/contracts';
+import { TASK_PROBLEMS, TASK_STATES, WORKER_PSEUDONYM } from '@crowdbox/contracts';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { WORKER_PSEUDONYM } from '../submissions/worker-pseudonym';
 
 /**
  * The OpenAPI components of what the API answers and sends: the wire types of libs/contracts (TypeScript

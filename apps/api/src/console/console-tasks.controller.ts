@@ -1,7 +1,6 @@
-import { TASK_STATES, type CancelOutstandingResult, type ConsoleTaskDetail, type ConsoleTaskRow, type DataBody, type ProjectProgress } from '@crowdbox/contracts';
+import { TASK_STATES, WORKER_PSEUDONYM, type CancelOutstandingResult, type ConsoleTaskDetail, type ConsoleTaskRow, type DataBody, type ProjectProgress } from '@crowdbox/contracts';
 import { Controller, Get, HttpCode, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { WORKER_PSEUDONYM } from '../submissions/worker-pseudonym';
 import { ref } from '../bootstrap/openapi-schemas';
 import { ApiData, ApiErrors, ApiPageQuery, ApiSessionAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';

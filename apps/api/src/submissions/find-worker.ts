@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { DataSource } from 'typeorm';
-import { WORKER_PSEUDONYM, workerPseudonymSql } from './worker-pseudonym';
+import { WORKER_PSEUDONYM } from '@crowdbox/contracts';
+import { workerPseudonymSql } from './worker-pseudonym';
 
 /**
  * Workers found by their pseudonym, by project and pseudonym: a pseudonym names one worker for good (it

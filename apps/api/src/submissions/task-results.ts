@@ -54,10 +54,7 @@ export function consensusOfInputs(inputs: ConsensusInput[], iouThreshold: number
 
 /** The consensus of a complete task's submissions (API.md §5), through libs/boxes. */
 export function consensusOf(submissions: SubmissionRow[], iouThreshold: number): ConsensusAnnotation[] {
-  return consensusInFrame(
-    submissions.map((s) => ({ worker: s.worker_id, boxes: s.boxes, image: imageOf(s) })),
-    iouThreshold,
-  );
+  return consensusInFrame(submissions.map(asSubmission), iouThreshold);
 }
 
 /**
@@ -74,10 +71,12 @@ function consensusInFrame(submissions: Submission[], iouThreshold: number): Cons
  * the task's frame as its consensus is computed; `worker` is the worker's id.
  */
 export function peerAgreementOf(submissions: SubmissionRow[], iouThreshold: number): PeerAgreement[] {
-  return peerAgreement(
-    submissions.map((s) => ({ worker: s.worker_id, boxes: s.boxes, image: imageOf(s) })),
-    { iouThreshold, frame: frameOf(submissions) ?? undefined },
-  );
+  return peerAgreement(submissions.map(asSubmission), { iouThreshold, frame: frameOf(submissions) ?? undefined });
+}
+
+/** A stored submission as libs/boxes takes it: the worker's id, their boxes and the image size they saw. */
+function asSubmission(s: SubmissionRow): Submission {
+  return { worker: s.worker_id, boxes: s.boxes, image: imageOf(s) };
 }
 
 function imageOf(s: SubmissionRow): ImageSize {

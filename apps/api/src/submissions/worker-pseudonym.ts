@@ -5,9 +5,6 @@ export function workerPseudonym(projectId: string, workerId: string): string {
   return `worker_${createHash('sha256').update(`${projectId}:${workerId}`).digest('hex').slice(0, 12)}`;
 }
 
-/** What `workerPseudonym` answers, and nothing else, so a malformed name never reaches a query. */
-export { WORKER_PSEUDONYM } from '@crowdbox/contracts';
-
 /**
  * `workerPseudonym` as a PostgreSQL expression over two uuid columns (uuid::text is the same lower-case,
  * hyphenated spelling the ids have in JavaScript): to find the worker a requester names without reading

@@ -1,4 +1,4 @@
-import type { BlockedWorkerResponse, BlockWorkerResult, DataBody } from '@crowdbox/contracts';
+import { WORKER_PSEUDONYM, type BlockedWorkerResponse, type BlockWorkerResult, type DataBody } from '@crowdbox/contracts';
 import { Controller, Delete, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { SessionGuard } from '../auth/session.guard';
@@ -6,7 +6,6 @@ import { ref } from '../bootstrap/openapi-schemas';
 import { ApiData, ApiErrors, ApiSessionAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
-import { WORKER_PSEUDONYM } from '../submissions/worker-pseudonym';
 import { WorkerBlocksService } from './worker-blocks.service';
 
 /** Requesters blocking workers from the account's tasks (docs/decisions.md, "Blocking a worker"). */

@@ -1,9 +1,9 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { WORKER_PSEUDONYM } from '@crowdbox/contracts';
 import { randomUUID } from 'node:crypto';
 import { aCompletedTask, aRequester, aTask, checkOut, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { collectRegisteredRoutes, fastifyPath } from '../../../test/registered-routes';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { WORKER_PSEUDONYM } from '../../submissions/worker-pseudonym';
 
 /**
  * The OpenAPI document at /api/docs/openapi.json (Swagger UI at /api/docs), read from the running app:
