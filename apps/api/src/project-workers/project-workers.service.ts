@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { afterCursorSql, pageCursorSql, pageParams } from '../common/page-cursor';
 import { ProjectsService } from '../projects/projects.service';
-import { peerAgreementOf, SUBMISSIONS_JSON_SQL, type SubmissionRow } from '../submissions/task-results';
+import { comparisonWeight, peerAgreementOf, SUBMISSIONS_JSON_SQL, type SubmissionRow } from '../submissions/task-results';
 import { workerPseudonym } from '../submissions/worker-pseudonym';
 
 /** One worker's sums over the tasks read. */
@@ -21,20 +21,13 @@ interface Tally {
 const PAGE = 100;
 
 /**
- * How many box pairs the comparisons of one answer may weigh (a task's weight: each worker's boxes times
- * the others' boxes, what their pairing compares at most). A project of a few boxes per task reads its
+ * How many box pairs the comparisons of one answer may weigh (a task's `comparisonWeight`). A project of a few boxes per task reads its
  * 1,000 tasks within it (3 workers of 10 boxes: 600 a task); one of hundreds of boxes per worker stops
  * after fewer tasks (3 workers of 500: 1,500,000 a task). Measured: 3 workers of 500 boxes that all
  * overlap take ~450 ms to compare, 500 apart in a grid ~100 ms, so an answer computes for well under a
  * second however the boxes lie, and yields to other requests between tasks.
  */
 export const AGREEMENT_PAIR_BUDGET = 1_000_000;
-
-/** What comparing a task's submissions weighs against AGREEMENT_PAIR_BUDGET. */
-function weightOf(subs: SubmissionRow[]): number {
-  const total = subs.reduce((sum, s) => sum + s.boxes.length, 0);
-  return subs.length < 2 ? 0 : subs.reduce((sum, s) => sum + s.boxes.length * (total - s.boxes.length), 0);
-}
 
 const ratio = (part: number, whole: number): number | null => (whole === 0 ? null : Math.round((part / whole) * 1000) / 1000);
 
@@ -121,7 +114,7 @@ export class ProjectWorkersService {
         pageParams(projectId, before),
       );
       for (const row of rows) {
-        weight += weightOf(row.subs);
+        weight += comparisonWeight(row.subs);
         if (weight > AGREEMENT_PAIR_BUDGET && tasks.length > 0) return tasks;
         tasks.push(row.subs);
       }

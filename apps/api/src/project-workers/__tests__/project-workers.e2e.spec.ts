@@ -1,5 +1,6 @@
 import { WORKER_STATS_TASKS } from '@crowdbox/contracts';
 import { submitInDb } from '../../../test/work-fixtures';
+import { MAX_COMPARED_WEIGHT } from '../../submissions/task-results';
 import { AGREEMENT_PAIR_BUDGET } from '../project-workers.service';
 import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
@@ -15,6 +16,8 @@ describe("a project's workers and their agreement", () => {
   });
 
   const FAR_BOX = { ...A_BOX, center_x: 500, center_y: 400 };
+  /** 500 boxes (the most a submission holds), in a grid on the 640x480 image. */
+  const GRID = Array.from({ length: 500 }, (_, i) => ({ label: 'car', center_x: 12 + (i % 25) * 25, center_y: 12 + Math.floor(i / 25) * 24, width: 20, height: 20 }));
   const workersOf = (r: SignedIn, projectUuid: string) => t.request({ method: 'GET', url: `/api/console/projects/${projectUuid}/workers`, headers: r.auth });
   /** The pseudonyms the requester's results show for a task, by submission order. */
   const pseudonyms = async (r: Requester, taskUuid: string): Promise<string[]> =>
@@ -124,11 +127,9 @@ describe("a project's workers and their agreement", () => {
 
   it('stops before a task that would take the comparisons past their budget, but reads the newest', async () => {
     const r = await aRequester(t);
-    // 500 boxes a worker (the most a submission holds), in a grid on the 640x480 image.
-    const grid = Array.from({ length: 500 }, (_, i) => ({ label: 'car', center_x: 12 + (i % 25) * 25, center_y: 12 + Math.floor(i / 25) * 24, width: 20, height: 20 }));
     const taskOf = async (workers: number, completedAt: string) => {
       const taskId = await aTask(t, r, { required_submissions: workers });
-      for (let i = 0; i < workers; i++) await submitInDb(t.db, { taskId, workerId: (await signUp(t)).userId, boxes: grid, submittedAt: completedAt });
+      for (let i = 0; i < workers; i++) await submitInDb(t.db, { taskId, workerId: (await signUp(t)).userId, boxes: GRID, submittedAt: completedAt });
     };
     // Two workers of 500 boxes weigh 2 x 500 x 500 pairs, three 3 x 500 x 1,000: over the budget together, and the newer alone.
     expect(2 * 500 * 500).toBeLessThan(AGREEMENT_PAIR_BUDGET);
@@ -137,6 +138,21 @@ describe("a project's workers and their agreement", () => {
     await taskOf(3, new Date().toISOString());
     const { tasks_read, workers } = (await workersOf(r, r.projectUuid)).body.data;
     expect({ tasks_read, workers: workers.length, agreement: workers[0].agreement }).toEqual({ tasks_read: 1, workers: 3, agreement: 1 });
+  });
+
+  it('compares no worker of a task heavier than the most compared on request, on the task page or here', async () => {
+    const r = await aRequester(t);
+    // Five workers of 500 boxes weigh 5 x 500 x 2,000 pairs.
+    expect(5 * 500 * 2000).toBeGreaterThan(MAX_COMPARED_WEIGHT);
+    const taskId = await aTask(t, r, { required_submissions: 5 });
+    for (let i = 0; i < 5; i++) await submitInDb(t.db, { taskId, workerId: (await signUp(t)).userId, boxes: GRID });
+    const detail = await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskId}`, headers: r.auth });
+    expect(detail.body.data.peer_agreement).toEqual([]);
+    const { tasks_read, workers } = (await workersOf(r, r.projectUuid)).body.data;
+    expect({ tasks_read, compared: workers.map((w: { compared_tasks: number; agreement: null }) => [w.compared_tasks, w.agreement]) }).toEqual({
+      tasks_read: 1,
+      compared: Array(5).fill([0, null]),
+    });
   });
 
   it("answers another account's project, or a missing one, 404", async () => {
