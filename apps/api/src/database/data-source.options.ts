@@ -45,6 +45,7 @@ import { FailedEventsIndex1766700000000 } from './migrations/1766700000000-faile
 import { ProjectArchivedAt1766800000000 } from './migrations/1766800000000-project-archived-at';
 import { UserDeletedAt1766900000000 } from './migrations/1766900000000-user-deleted-at';
 import { WorkerBlocks1767000000000 } from './migrations/1767000000000-worker-blocks';
+import { BlockedWorkerLeaseGuard1767100000000 } from './migrations/1767100000000-blocked-worker-lease-guard';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -99,6 +100,7 @@ export const MIGRATIONS = [
   ProjectArchivedAt1766800000000,
   UserDeletedAt1766900000000,
   WorkerBlocks1767000000000,
+  BlockedWorkerLeaseGuard1767100000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

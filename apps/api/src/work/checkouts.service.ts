@@ -148,8 +148,9 @@ export class CheckoutsService {
           const code = sqlState(error);
           // A failed autocommit statement leaves the connection idle and usable; anything else does not.
           if (!code) broken = error as Error;
-          // Another checkout of this worker's leased a task in the project since this statement began.
-          if (code === LEASE_SQLSTATE.leaseHeldInProject) return undefined;
+          // Another checkout of this worker's leased a task in the project since this statement began,
+          // or the account blocked the worker meanwhile (checkOut then answers the lease held, or none).
+          if (code === LEASE_SQLSTATE.leaseHeldInProject || code === LEASE_SQLSTATE.workerBlocked) return undefined;
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
           throw error;

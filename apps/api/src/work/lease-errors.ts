@@ -10,6 +10,8 @@ export const LEASE_SQLSTATE = {
   leaseNotActive: 'CB006',
   /** The worker already holds a live lease in the task's project (migration 1765600000000). */
   leaseHeldInProject: 'CB008',
+  /** The task's account blocked the worker, in a block that committed while this lease waited (migration 1767100000000). */
+  workerBlocked: 'CB009',
 } as const;
 
 export const workErrors = {

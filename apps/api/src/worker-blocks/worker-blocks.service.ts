@@ -46,7 +46,8 @@ export class WorkerBlocksService {
    * POST /api/console/projects/:uuid/workers/:worker/block. The worker is named by their pseudonym in
    * that project's results, so only a worker who submitted there can be named. Blocking again answers
    * the block as it is (`created: false`) and, like the first time, ends any lease the worker holds on
-   * the account's tasks: a checkout that raced the first block may have left one.
+   * the account's tasks: none can begin after a block, but a checkout that raced a block made before
+   * migration 1767100000000 may have left one.
    */
   async block(accountId: string, projectUuid: string, worker: string): Promise<BlockWorkerResult> {
     const project = await this.projects.owned(accountId, projectUuid);
@@ -55,6 +56,9 @@ export class WorkerBlocksService {
     const { result, afterCommit } = await this.db.transaction(async (tx) => {
       // One block at a time per account, so two can neither both pass the limit nor both insert.
       await tx.query('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);
+      // Waits for the worker's leases on the account's tasks whose insert is in flight, so the update below
+      // ends them, and makes any that start now wait for this commit and see the block (migration 1767100000000).
+      await tx.query('SELECT pg_advisory_xact_lock(worker_block_key($1, $2))', [workerId, accountId]);
       const existing: BlockRow[] = await tx.query(`${blockRows('worker_blocks')} WHERE wb.account_id = $1 AND wb.worker_id = $2`, [accountId, workerId]);
       const row = existing[0] ?? (await this.insert(tx, accountId, workerId, project.id));
       const leases = await this.checkouts.endForAccount(tx, workerId, accountId);

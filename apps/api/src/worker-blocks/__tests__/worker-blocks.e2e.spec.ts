@@ -1,8 +1,10 @@
 import { MAX_BLOCKED_WORKERS } from '@crowdbox/contracts';
+import { randomUUID } from 'node:crypto';
 import { aCompletedTask, aRequester, aTask, checkOut, createProject, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { eventually } from '../../../test/eventually';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { leaseInDb } from '../../../test/work-fixtures';
+import { pgPool } from '../../database/prepared-statement';
 
 /** Requesters blocking workers (docs/decisions.md, "Blocking a worker"). */
 describe('blocking a worker', () => {
@@ -98,7 +100,61 @@ describe('blocking a worker', () => {
     expect(next.task_uuid).toBe(leases[0].task_uuid);
   });
 
-  it('answers a second block as it is, and ends a lease a racing checkout left', async () => {
+  describe('racing a checkout (migration 1767100000000)', () => {
+    /** Sessions waiting on a lock: how a test sees that a statement it started waits for the other side. */
+    const lockWaits = async (): Promise<number> =>
+      (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length;
+    /** Resolves once a session waits on a lock, or after 2 s (without the guard nothing waits; the checks below then fail). */
+    const aLockWait = () => eventually(async () => (await lockWaits()) > 0, 2_000);
+
+    it('waits for a lease whose insert is in flight, and ends it', async () => {
+      const w = await signUp(t);
+      const { r, pseudonym } = await aRequesterWithWorker(w);
+      const taskId = await aTask(t, r);
+      const checkout = await pgPool(t.db).connect();
+      try {
+        // A checkout as LEASE_NEXT_TASK inserts it, its statement begun before the block: not yet committed.
+        await checkout.query('BEGIN');
+        const leaseId = randomUUID();
+        await checkout.query(`INSERT INTO checkouts (id, task_id, worker_id, expires_at) VALUES ($1, $2, $3, now() + interval '10 minutes')`, [leaseId, taskId, w.userId]);
+        const blocking = block(r, r.projectUuid, pseudonym);
+        await aLockWait();
+        await checkout.query('COMMIT');
+        const res = await blocking;
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ created: true, ended_checkouts: 1 });
+        expect(await leaseState(leaseId)).toBe('cancelled');
+      } finally {
+        checkout.release();
+      }
+      // Its slot is free at once.
+      expect((await checkOut(t, await signUp(t), r.projectUuid)).task_uuid).toBe(taskId);
+    });
+
+    it('makes a checkout that starts while the block commits see it: no task, no lease', async () => {
+      const w = await signUp(t);
+      const { r } = await aRequesterWithWorker(w);
+      await aTask(t, r);
+      const blocker = await pgPool(t.db).connect();
+      try {
+        // The block's transaction as WorkerBlocksService.block runs it: the key, then the row; not yet committed.
+        await blocker.query('BEGIN');
+        await blocker.query('SELECT pg_advisory_xact_lock(worker_block_key($1, $2))', [w.userId, r.accountId]);
+        await blocker.query(`INSERT INTO worker_blocks (id, account_id, worker_id, project_id) VALUES ($1, $2, $3, $4)`, [randomUUID(), r.accountId, w.userId, r.projectUuid]);
+        const checkingOut = tryCheckOut(w, r.projectUuid);
+        await aLockWait();
+        await blocker.query('COMMIT');
+        const res = await checkingOut;
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ errors: [{ field: 'root', detail: 'no task available' }] });
+      } finally {
+        blocker.release();
+      }
+      expect(await t.db.query(`SELECT 1 FROM checkouts WHERE worker_id = $1 AND state = 'active'`, [w.userId])).toEqual([]);
+    });
+  });
+
+  it('answers a second block as it is, and ends a lease left by a checkout that raced a block made before the guard', async () => {
     const w = await signUp(t);
     const { r, pseudonym } = await aRequesterWithWorker(w);
     const first = (await block(r, r.projectUuid, pseudonym)).body.data;
