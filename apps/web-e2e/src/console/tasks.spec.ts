@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { useHarness } from '../../support/harness';
 import { expectEventually } from '../../support/expect-eventually';
 import { aProjectWithTasks } from '../../support/scenario';
-import { TaskListPage } from './console.pages';
+import { TaskDetailPage, TaskListPage } from './console.pages';
 import { signUpWorker, workOnNextTask } from './requester-client';
 
 const harness = useHarness();
@@ -89,6 +89,51 @@ describe('tasks in the console', () => {
     await page.keyboard.press('Enter');
     await expectEventually(async () => (await tasks.caption()).endsWith('page 1'), 'page 1');
     await expectEventually(async () => (await focused(page)) === 'Older →', 'the focus on Older', () => focused(page));
+  });
+
+  it('leads back from a task to the filtered list it was opened from, through a reload; a task opened directly to the whole list', async () => {
+    const h = harness();
+    const { requester, projectUuid, taskUuids } = await aProjectWithTasks(h, { tasks: 3, requiredSubmissions: 2 });
+    const worker = await signUpWorker(h.baseUrl, 'Carl Careless');
+    const done = await workOnNextTask(h.baseUrl, worker, projectUuid, [{ label: 'car', center_x: 100, center_y: 100, width: 50, height: 40 }], { width: 960, height: 640 });
+    const detail = await h.api.request({ method: 'GET', url: `/api/console/projects/${projectUuid}/tasks/${done}`, headers: requester.auth });
+    const carl: string = detail.body.data.results.submissions[0].worker;
+    const filtered = `?state=incomplete&worker=${carl}`;
+    const list = `/console/projects/${projectUuid}/tasks`;
+
+    const page = await h.newPage({ as: requester });
+    const tasks = new TaskListPage(page);
+    const task = new TaskDetailPage(page);
+    const tasksCrumb = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Tasks' });
+    const backToTasks = page.getByRole('link', { name: 'Back to the tasks' });
+    const backOnCarlsList = async () => {
+      await page.waitForURL((url) => url.pathname === list && url.search === filtered);
+      await tasks.waitForTasks([done]);
+      expect(await tasks.workerFilter.innerText()).toContain(`Tasks ${carl} submitted to`);
+    };
+
+    await page.goto(`${list}${filtered}`);
+    await tasks.waitForTasks([done]);
+    await tasks.row(done).getByRole('link').click();
+    await task.problems.waitFor();
+    expect(new URL(page.url()).pathname).toBe(`${list}/${done}`);
+    await tasksCrumb.click();
+    await backOnCarlsList();
+
+    // The history entry keeps what the list handed over, through a reload of the task page.
+    await tasks.row(done).getByRole('link').click();
+    await task.problems.waitFor();
+    await page.reload();
+    await task.problems.waitFor();
+    await backToTasks.click();
+    await backOnCarlsList();
+
+    // A task opened from its address (a copied link) knows no list: the way back is the whole list.
+    await task.open(projectUuid, taskUuids.find((t) => t !== done) ?? '');
+    expect([await tasksCrumb.getAttribute('href'), await backToTasks.getAttribute('href')]).toEqual([list, list]);
+    await tasksCrumb.click();
+    await page.waitForURL((url) => url.pathname === list && url.search === '');
+    await tasks.waitForTasks(taskUuids);
   });
 
   it('says a cancelled task has no consensus, with how many submissions it got', async () => {

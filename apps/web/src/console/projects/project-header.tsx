@@ -8,10 +8,15 @@ interface Props {
   actions?: ReactNode;
   /** A crumb under the project (the task page's). */
   crumb?: ReactNode;
+  /**
+   * With `crumb`, a Tasks crumb between the project and it, to this address: the task page's way back to
+   * the list it was opened from (tasks/task-list-return.ts). The page has no tabs to do it.
+   */
+  tasksPath?: string;
 }
 
 /** Breadcrumb, title and the project's tabs (Overview, Tasks, Workers, Settings), shared by its pages. */
-export function ProjectHeader({ uuid, title, actions, crumb }: Props) {
+export function ProjectHeader({ uuid, title, actions, crumb, tasksPath }: Props) {
   const base = `/console/projects/${uuid}`;
   return (
     <header className="cbc-project-header">
@@ -21,6 +26,11 @@ export function ProjectHeader({ uuid, title, actions, crumb }: Props) {
             <Link to="/console">Projects</Link>
           </li>
           <li>{crumb ? <Link to={base}>{title}</Link> : <span aria-current="page">{title}</span>}</li>
+          {crumb && tasksPath && (
+            <li>
+              <Link to={tasksPath}>Tasks</Link>
+            </li>
+          )}
           {crumb && <li aria-current="page">{crumb}</li>}
         </ol>
       </nav>

@@ -9,6 +9,7 @@ import { formatCents } from '../../shell/format';
 import { useLoad } from '../lib/use-load';
 import { ProjectHeader } from '../projects/project-header';
 import { readTaskListQuery, taskListSearch } from './task-list-query';
+import { fromTaskList } from './task-list-return';
 import { TaskStateBadge } from './task-state-badge';
 
 const PAGE_SIZE = 25;
@@ -55,6 +56,8 @@ export function TaskListPage() {
   const [params, setParams] = useSearchParams();
   const { state, reported, worker, cursors } = readTaskListQuery(params);
   const before = cursors[cursors.length - 1];
+  // Each task's link hands the list's search on, so the task page leads back to this list (task-list-return.ts).
+  const from = fromTaskList(params);
   const setCursors = (next: string[]) => setParams(taskListSearch({ state, reported, worker, cursors: next }));
   // A filter replaces the entry, as the menu always has: Back leaves the list rather than undoing a filter.
   const setFilters = (filters: { state: TaskState | undefined; reported: boolean; worker: string | undefined }) =>
@@ -182,7 +185,7 @@ export function TaskListPage() {
                       {data.map((task) => (
                         <tr key={task.task_uuid} data-testid="task-row" data-task-uuid={task.task_uuid}>
                           <td>
-                            <Link to={`/console/projects/${projectUuid}/tasks/${task.task_uuid}`} className="cbc-mono" title={task.task_uuid}>
+                            <Link to={`/console/projects/${projectUuid}/tasks/${task.task_uuid}`} state={from} className="cbc-mono" title={task.task_uuid}>
                               {shortId(task.task_uuid)}
                             </Link>
                           </td>

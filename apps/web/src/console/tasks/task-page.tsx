@@ -1,7 +1,7 @@
 import { Annotator, type OverlayBoxSet } from '@crowdbox/annotator';
 import { boxInFrame, sameSize, type Box, type ImageSize } from '@crowdbox/boxes';
 import { useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { TaskPrompt } from '../../work/task-prompt';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
@@ -13,6 +13,7 @@ import { ProjectHeader } from '../projects/project-header';
 import { BlockWorker } from './block-worker';
 import { CancelTask } from './cancel-task';
 import { ProblemReports } from './problem-reports';
+import { taskListReturnPath } from './task-list-return';
 import { peerAgreementText } from './peer-agreement-text';
 import { TaskStateBadge } from './task-state-badge';
 
@@ -25,11 +26,13 @@ export function TaskPage() {
   const project = useLoad((signal) => consoleApi.project(projectUuid, signal), [projectUuid]);
   const task = useLoad((signal) => consoleApi.task(projectUuid, taskUuid, signal), [projectUuid, taskUuid]);
   const title = project.state.status === 'ok' ? project.state.data.display_name : 'Project';
+  // The list this task was opened from, filters and page kept; the whole list when opened otherwise.
+  const tasksPath = taskListReturnPath(projectUuid, useLocation().state);
   return (
     <div className="page">
-      <ProjectHeader uuid={projectUuid} title={title} crumb={`Task ${shortId(taskUuid)}`} />
+      <ProjectHeader uuid={projectUuid} title={title} tasksPath={tasksPath} crumb={`Task ${shortId(taskUuid)}`} />
       <LoadView state={task.state} label="Loading the task" onRetry={task.reload}>
-        {(detail) => <TaskView task={detail} projectUuid={projectUuid} onChanged={task.reload} />}
+        {(detail) => <TaskView task={detail} projectUuid={projectUuid} tasksPath={tasksPath} onChanged={task.reload} />}
       </LoadView>
     </div>
   );
@@ -47,7 +50,7 @@ function useBoxesOnImage(frame: ImageSize | null, image: ImageSize | null): (box
   }, [frame, image]);
 }
 
-function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; projectUuid: string; onChanged: () => void }) {
+function TaskView({ task, projectUuid, tasksPath, onChanged }: { task: ConsoleTaskDetail; projectUuid: string; tasksPath: string; onChanged: () => void }) {
   const submissions = useMemo(() => task.results.submissions ?? [], [task]);
   const agreementOf = useMemo(() => new Map(task.peer_agreement.map((a) => [a.worker, a])), [task]);
   const agreementNote = (worker: string) => {
@@ -246,7 +249,7 @@ function TaskView({ task, projectUuid, onChanged }: { task: ConsoleTaskDetail; p
           <a href={consoleApi.resultsUrl(projectUuid, 'csv')} download>
             CSV
           </a>{' '}
-          · <Link to={`/console/projects/${projectUuid}/tasks`}>Back to the tasks</Link>
+          · <Link to={tasksPath}>Back to the tasks</Link>
         </p>
       </section>
 
