@@ -11,6 +11,7 @@ import { LeaveGuard } from '../components/leave-guard';
 import { FirstCall } from '../components/first-call';
 import { LoadView } from '../components/load-view';
 import { consoleApi } from '../lib/console-api';
+import { useFocusStatus } from '../lib/use-focus-status';
 import { useLoad } from '../lib/use-load';
 
 /** /console/keys: create live and test keys (the secret shown once), see their use, revoke; the first call. */
@@ -32,12 +33,8 @@ export function ApiKeysPage() {
   };
   const [revoking, setRevoking] = useState<ApiKeyResponse | null>(null);
   const [revoked, setRevoked] = useState('');
-  const revokedRef = useRef<HTMLParagraphElement>(null);
-  // The Revoke button that opened the dialog is gone with the key, so the focus would fall to the page's
-  // start: it goes to the sentence that says what happened, where the keyboard left off.
-  useEffect(() => {
-    if (revoked) revokedRef.current?.focus();
-  }, [revoked]);
+  // The Revoke button that opened the dialog is gone with the key: the sentence saying what happened takes the focus.
+  const revokedRef = useFocusStatus(revoked);
 
   const create = async (mode: 'live' | 'test') => {
     if (busy) return;

@@ -1,6 +1,7 @@
 import type { ErrorItem } from '@crowdbox/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { errorItems, mayHaveArrived } from '../../api/client';
+import { useFocusStatus } from './use-focus-status';
 
 /**
  * A destructive request behind a ConfirmDialog (cancel a task, cancel every outstanding one, rotate the
@@ -17,10 +18,7 @@ export function useConfirmedRequest<T>(request: () => Promise<T>, onDone: () => 
   const [result, setResult] = useState<T | null>(null);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
   const [unsure, setUnsure] = useState(false);
-  const resultRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (result) resultRef.current?.focus();
-  }, [result]);
+  const resultRef = useFocusStatus(result);
 
   const confirm = async () => {
     setBusy(true);

@@ -1,11 +1,12 @@
 import type { ErrorItem } from '@crowdbox/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ApiError, errorItems, mayHaveArrived } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { DateTime } from '../components/date-time';
 import { LoadView } from '../components/load-view';
 import { consoleApi, type BlockedWorkerResponse } from '../lib/console-api';
+import { useFocusStatus } from '../lib/use-focus-status';
 import { useLoad } from '../lib/use-load';
 
 /** /console/workers: the workers the account blocked, newest first, each with an Unblock. */
@@ -18,12 +19,8 @@ export function BlockedWorkersPage() {
   const [unblocked, setUnblocked] = useState('');
   // Blocks removed on this visit leave the table at once, not when the list read again arrives.
   const [removed, setRemoved] = useState<string[]>([]);
-  const unblockedRef = useRef<HTMLParagraphElement>(null);
-  // The Unblock button pressed is gone with its row, so the focus would fall to the page's start: it goes
-  // to the sentence that says what happened, where the keyboard left off.
-  useEffect(() => {
-    if (unblocked) unblockedRef.current?.focus();
-  }, [unblocked]);
+  // The Unblock button pressed is gone with its row: the sentence that says what happened takes the focus.
+  const unblockedRef = useFocusStatus(unblocked);
 
   // No confirmation: an unblock takes nothing from anyone, and a worker is blocked again from a task's page.
   const unblock = async (block: BlockedWorkerResponse) => {
