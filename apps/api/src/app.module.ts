@@ -16,6 +16,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { WorkModule } from './work/work.module';
 import { WorkerBlocksModule } from './worker-blocks/worker-blocks.module';
 import { ProjectWorkersModule } from './project-workers/project-workers.module';
+import { AccountExportModule } from './account-export/account-export.module';
 
 @Module({})
 export class AppModule {
@@ -39,6 +40,7 @@ export class AppModule {
         ConsoleModule,
         WorkerBlocksModule.register(config.role),
         ProjectWorkersModule,
+        AccountExportModule.register(config.role),
       ],
     };
   }

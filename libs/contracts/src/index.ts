@@ -7,6 +7,7 @@ export * from './paging';
 export * from './requester/add-task.schema';
 export * from './requester/responses';
 export * from './session/session.schema';
+export * from './session/account-export';
 export * from './console/api-key.schema';
 export * from './console/project.schema';
 export * from './console/console.responses';

@@ -5,10 +5,13 @@ import { readSessionCookie } from './session-cookie';
 import { SessionRateLimit } from './session-rate-limit';
 import { SessionsService } from './sessions.service';
 
+/** The `/api/session/*` routes that count against the session rate limit all the same: reads as dear as any. */
+const LIMITED_SESSION_ROUTES: ReadonlySet<string> = new Set(['/api/session/export']);
+
 /**
  * Accepts `Authorization: Bearer <token>` or the httpOnly session cookie, and holds the user to the
  * session rate limit on every route but `/api/session/*` (log-out, me and the password change must
- * answer whatever the user did before; the change has the log-in limits).
+ * answer whatever the user did before; the change has the log-in limits), except the account's data file.
  */
 @Injectable()
 export class SessionGuard implements CanActivate {
@@ -23,7 +26,8 @@ export class SessionGuard implements CanActivate {
     if (!token) throw ApiException.of(401, 'root', 'log in first: send Authorization: Bearer <token> or the session cookie');
     const principal = await this.sessions.resolve(token);
     if (!principal) throw ApiException.of(401, 'root', 'the session has expired or was logged out; log in again');
-    if (!request.routeOptions.url?.startsWith('/api/session/')) await this.rateLimit.consume(principal.userId);
+    const route = request.routeOptions.url ?? '';
+    if (!route.startsWith('/api/session/') || LIMITED_SESSION_ROUTES.has(route)) await this.rateLimit.consume(principal.userId);
     request.session = principal;
     return true;
   }

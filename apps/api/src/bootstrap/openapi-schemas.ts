@@ -1,4 +1,4 @@
-import { TASK_PROBLEMS, TASK_STATES, WORKER_PSEUDONYM } from '@crowdbox/contracts';
+import { ACCOUNT_EXPORT_FORMAT, TASK_PROBLEMS, TASK_STATES, WORKER_PSEUDONYM } from '@crowdbox/contracts';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 
 /**
@@ -295,6 +295,35 @@ export const RESPONSE_SCHEMAS = {
     reward: cents,
     task_complete: bool,
   }),
+  AccountExport: object(
+    {
+      format: { type: 'string', enum: [ACCOUNT_EXPORT_FORMAT] },
+      exported_at: time,
+      user: { $ref: '#/components/schemas/User' },
+      account: object({ id: uuid, name: str, created_at: time }),
+      sessions: list(object({ created_at: time, expires_at: time, current: { ...bool, description: 'the session that asked for this file' } })),
+      api_keys: list({ $ref: '#/components/schemas/ApiKey' }),
+      projects: list({ $ref: '#/components/schemas/ConsoleProject' }),
+      webhook_endpoints: list({ $ref: '#/components/schemas/WebhookEndpoint' }),
+      blocked_workers: list({ $ref: '#/components/schemas/BlockedWorker' }),
+      submissions: list(
+        object(
+          {
+            submission_id: uuid,
+            submitted_at: time,
+            project: object({ uuid, display_name: str }),
+            task_uuid: uuid,
+            image_width: int,
+            image_height: int,
+            boxes: list({ $ref: '#/components/schemas/Annotation' }),
+            reward: cents,
+          },
+          'One submission made as a worker, newest first; the boxes as sent, in the task\'s frame.',
+        ),
+      ),
+    },
+    "The signed-in user's data. No secrets: no password or key hash, session token or webhook signing secret.",
+  ),
   WorkSubmissionsPage: object({
     data: list({ $ref: '#/components/schemas/WorkSubmission' }),
     next_cursor: nullable({ type: 'string', description: 'the `before` of the next page; null at the end' }),

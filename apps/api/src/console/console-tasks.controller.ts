@@ -4,9 +4,9 @@ import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger'
 import { ref } from '../bootstrap/openapi-schemas';
 import { ApiData, ApiErrors, ApiPageQuery, ApiSessionAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
-import { Readable } from 'node:stream';
 import { SessionGuard } from '../auth/session.guard';
 import { IdParam } from '../common/http/id-param';
+import { sendStream } from '../common/http/send-stream';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { ProjectsService } from '../projects/projects.service';
 import { AnnotationsService } from '../submissions/annotations.service';
@@ -108,12 +108,7 @@ export class ConsoleTasksController {
     // The owner reads results as its own live key would (the export only looks at account and mode).
     const reader = { keyId: `session:${session.sessionId}`, accountId: session.accountId, mode: 'live' as const };
     const chunks = await this.annotations.projectAnnotations(reader, uuid, true, exportFormat);
-    const stream = Readable.from(chunks, { objectMode: false });
-    stream.on('error', (error) => reply.log.error({ err: error }, 'results download failed mid-stream'));
-    const name = exportFormat === 'csv' ? `crowdbox-${uuid}.csv` : `crowdbox-${uuid}${exportFormat === 'coco' ? '-coco' : ''}.json`;
-    await reply
-      .type(exportContentType(exportFormat))
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(stream);
+    const filename = exportFormat === 'csv' ? `crowdbox-${uuid}.csv` : `crowdbox-${uuid}${exportFormat === 'coco' ? '-coco' : ''}.json`;
+    await sendStream(reply, chunks, { type: exportContentType(exportFormat), filename, what: 'results download' });
   }
 }

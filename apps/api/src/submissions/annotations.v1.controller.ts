@@ -4,10 +4,10 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ref } from '../bootstrap/openapi-schemas';
 import { ApiData, ApiErrors, ApiKeyAuth, ApiUuidParam, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
-import { Readable } from 'node:stream';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { ApiException } from '../common/errors/api.exception';
 import { IdParam } from '../common/http/id-param';
+import { sendStream } from '../common/http/send-stream';
 import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
 import { AnnotationsService } from './annotations.service';
 import { ApiExport, exportContentType, parseFormat } from './export-format';
@@ -62,8 +62,6 @@ export class AnnotationsV1Controller {
   ): Promise<void> {
     const exportFormat = parseFormat(format);
     const chunks = await this.annotations.projectAnnotations(key, uuid, parseView(view), exportFormat);
-    const stream = Readable.from(chunks, { objectMode: false });
-    stream.on('error', (error) => reply.log.error({ err: error }, 'annotations export failed mid-stream'));
-    await reply.type(exportContentType(exportFormat)).send(stream);
+    await sendStream(reply, chunks, { type: exportContentType(exportFormat), what: 'annotations export' });
   }
 }

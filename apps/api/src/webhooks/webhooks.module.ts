@@ -23,7 +23,7 @@ export class WebhooksModule {
       module: WebhooksModule,
       controllers: [WebhooksConsoleController],
       providers: [WebhookJobs, WebhookEndpointsService, WebhooksConsoleService, ...jobs],
-      exports: [WebhookJobs, WebhookEndpointsService],
+      exports: [WebhookJobs, WebhookEndpointsService, WebhooksConsoleService],
     };
   }
 }

@@ -17,6 +17,19 @@ interface HistoryRow {
   cursor: string;
 }
 
+/**
+ * A page of worker $1's submissions, newest first, with `columns` beside the id, time, project and task
+ * (`s` the submission, `t` its task, `p` the project), after the cursor ($2, $3) when `afterCursor`: the
+ * worker history's pages and the account's data file (account-export/) read the same way.
+ */
+export const workerSubmissionsSql = (columns: string, afterCursor: boolean, limit: number): string =>
+  `SELECT s.id, s.created_at, p.id AS project_id, p.display_name, s.task_id, ${columns},
+          ${pageCursorSql('s.created_at', 's.id')} AS cursor
+     FROM submissions s JOIN tasks t ON t.id = s.task_id JOIN projects p ON p.id = t.project_id
+    WHERE s.worker_id = $1 ${afterCursor ? `AND ${afterCursorSql('s.created_at', 's.id')}` : ''}
+    ORDER BY s.created_at DESC, s.id DESC
+    LIMIT ${limit}`;
+
 /** The worker's record of their own past work (docs/decisions.md, "Worker history"). */
 @Injectable()
 export class WorkHistoryService {
@@ -30,13 +43,11 @@ export class WorkHistoryService {
   async submissions(worker: SessionPrincipal, query: WorkSubmissionsQuery): Promise<WorkSubmissionsPage> {
     const limit = query.limit ?? PAGE_DEFAULT;
     const rows: HistoryRow[] = await this.db.query(
-      `SELECT s.id, s.created_at, p.id AS project_id, p.display_name, s.task_id,
-              jsonb_array_length(s.boxes) AS box_count, s.reward, t.completed_at IS NOT NULL AS task_complete,
-              ${pageCursorSql('s.created_at', 's.id')} AS cursor
-         FROM submissions s JOIN tasks t ON t.id = s.task_id JOIN projects p ON p.id = t.project_id
-        WHERE s.worker_id = $1 ${query.before ? `AND ${afterCursorSql('s.created_at', 's.id')}` : ''}
-        ORDER BY s.created_at DESC, s.id DESC
-        LIMIT ${limit + 1}`,
+      workerSubmissionsSql(
+        'jsonb_array_length(s.boxes) AS box_count, s.reward, t.completed_at IS NOT NULL AS task_complete',
+        query.before !== undefined,
+        limit + 1,
+      ),
       pageParams(worker.userId, query.before),
     );
     const page = cutPage(rows, limit);

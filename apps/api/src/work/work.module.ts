@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { oncePerRole } from '../common/once-per-role';
 import type { AppRole } from '../config/config.schema';
 import { ProjectsModule } from '../projects/projects.module';
 import { CheckoutExpiryProcessor } from './checkout-expiry.processor';
@@ -9,20 +10,11 @@ import { WorkController } from './work.controller';
 import { WorkHistoryService } from './work-history.service';
 import { WorkSummaryService } from './work-summary.service';
 
-/**
- * One per role: Nest tells dynamic modules apart by reference, and the app and AuthModule (an account's
- * deletion releases its worker's leases) both import this one, which must be registered once.
- */
-const registered = new Map<AppRole, DynamicModule>();
-
 /** Crowd workers' side: leases, submissions, the expiry job (only in processes that run jobs). */
 @Module({})
 export class WorkModule {
-  static register(role: AppRole): DynamicModule {
-    let module = registered.get(role);
-    if (!module) registered.set(role, (module = WorkModule.build(role)));
-    return module;
-  }
+  /** One per role (oncePerRole): the app, AuthModule (an account's deletion releases its worker's leases) and WorkerBlocksModule import it. */
+  static register = oncePerRole((role) => WorkModule.build(role));
 
   private static build(role: AppRole): DynamicModule {
     const jobs: Provider[] = role === 'http' ? [] : [CheckoutExpiryProcessor];

@@ -1,5 +1,5 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import type { AppRole } from '../config/config.schema';
+import { Module } from '@nestjs/common';
+import { oncePerRole } from '../common/once-per-role';
 import { ProjectsModule } from '../projects/projects.module';
 import { WorkModule } from '../work/work.module';
 import { WorkerBlocksController } from './worker-blocks.controller';
@@ -8,13 +8,12 @@ import { WorkerBlocksService } from './worker-blocks.service';
 /** Requesters blocking workers: the console routes; the lease and the work list read the blocks themselves. */
 @Module({})
 export class WorkerBlocksModule {
-  static register(role: AppRole): DynamicModule {
-    return {
-      module: WorkerBlocksModule,
-      // WorkModule for its CheckoutsService: a block ends the worker's leases on the account's tasks.
-      imports: [ProjectsModule, WorkModule.register(role)],
-      controllers: [WorkerBlocksController],
-      providers: [WorkerBlocksService],
-    };
-  }
+  static register = oncePerRole((role) => ({
+    module: WorkerBlocksModule,
+    // WorkModule for its CheckoutsService: a block ends the worker's leases on the account's tasks.
+    imports: [ProjectsModule, WorkModule.register(role)],
+    controllers: [WorkerBlocksController],
+    providers: [WorkerBlocksService],
+    exports: [WorkerBlocksService],
+  }));
 }

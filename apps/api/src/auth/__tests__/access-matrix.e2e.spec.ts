@@ -112,6 +112,8 @@ const MATRIX: Route[] = [
     request: () => ({ url: '/api/session/password', body: { current_password: PASSWORD, new_password: 'another horse battery' } }) },
   { route: 'POST /api/session/logout_others', who: 'signedIn', stranger: 'ownOnly', ok: 200 },
   { route: 'GET /api/session/me', who: 'signedIn', stranger: 'ownOnly', ok: 200 },
+  // docs/decisions.md "Downloading your data": a stranger's session downloads its own data, nothing of the owner's.
+  { route: 'GET /api/session/export', who: 'signedIn', stranger: 'ownOnly', ok: 200 },
   // docs/decisions.md "Deleting an account": a stranger's session deletes its own account, never the owner's.
   { route: 'POST /api/session/delete_account', who: 'signedIn', stranger: 'ownOnly', ok: 200,
     request: () => ({ url: '/api/session/delete_account', body: { password: PASSWORD } }) },

@@ -44,6 +44,14 @@ describe('the session rate limit on /api/work and /api/console', () => {
     expect((await t.request({ method: 'POST', url: '/api/session/logout', headers: user.auth })).status).toBe(200);
   });
 
+  it("counts the account's data file, the one /api/session route that is as dear as any read", async () => {
+    const user = await signUp(t);
+    for (let i = 0; i < 5; i++) expect((await get('/api/session/export', user.auth)).status).toBe(200);
+    expect((await get('/api/session/export', user.auth)).status).toBe(429);
+    expect((await get('/api/work/earnings', user.auth)).status).toBe(429);
+    expect((await get('/api/session/me', user.auth)).status).toBe(200);
+  });
+
   it('answers a request without a valid session 401, counting nothing', async () => {
     const user = await signUp(t);
     for (let i = 0; i < 10; i++) expect((await get('/api/work/earnings', { authorization: 'Bearer cbs_nothing' })).status).toBe(401);

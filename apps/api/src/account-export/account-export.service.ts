@@ -1,0 +1,116 @@
+import { ACCOUNT_EXPORT_FORMAT, type AccountExport, type AccountExportSubmission } from '@crowdbox/contracts';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ApiKeysService } from '../auth/api-keys.service';
+import { SessionsService, toUserResponse } from '../auth/sessions.service';
+import type { SessionPrincipal } from '../common/http/principal';
+import { pageParams } from '../common/page-cursor';
+import { ProjectsService } from '../projects/projects.service';
+import type { StoredBox } from '../submissions/submission.entity';
+import { WebhooksConsoleService } from '../webhooks/webhooks-console.service';
+import { workerSubmissionsSql } from '../work/work-history.service';
+import { WorkerBlocksService } from '../worker-blocks/worker-blocks.service';
+
+/** Submissions read per statement: a page's boxes (up to 4,000 per task) are written out before the next is held. */
+export const EXPORT_SUBMISSIONS_PAGE = 250;
+
+interface SubmissionRow {
+  id: string;
+  created_at: Date;
+  project_id: string;
+  display_name: string;
+  task_id: string;
+  image_width: number;
+  image_height: number;
+  boxes: StoredBox[];
+  reward: number;
+  cursor: string;
+}
+
+/**
+ * The signed-in user's data as one JSON file (docs/decisions.md, "Downloading your data"). Everything
+ * but the submissions is read first, through the services that answer the console's pages, so the file
+ * says what those pages say; the submissions follow page by page on the worker history's keyset.
+ */
+@Injectable()
+export class AccountExportService {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly sessions: SessionsService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly projects: ProjectsService,
+    private readonly webhooks: WebhooksConsoleService,
+    private readonly blocks: WorkerBlocksService,
+  ) {}
+
+  /** The file's text in chunks: the head object, then each submission as it is read. */
+  async export(session: SessionPrincipal): Promise<AsyncIterable<string>> {
+    const head = await this.head(session);
+    const submissions = this.submissions(session.userId);
+    return (async function* () {
+      // The head's JSON without its closing brace, then the streamed array as its last property.
+      yield `${JSON.stringify(head).slice(0, -1)},"submissions":[`;
+      let first = true;
+      for await (const submission of submissions) {
+        yield `${first ? '' : ','}${JSON.stringify(submission)}`;
+        first = false;
+      }
+      yield ']}';
+    })();
+  }
+
+  private async head(session: SessionPrincipal): Promise<Omit<AccountExport, 'submissions'>> {
+    const [user, accounts, sessions, apiKeys, projects, webhooks, blockedWorkers] = await Promise.all([
+      this.sessions.user(session.userId),
+      this.db.query(`SELECT id, name, created_at FROM accounts WHERE id = $1`, [session.accountId]) as Promise<Array<{ id: string; name: string; created_at: Date }>>,
+      this.db.query(`SELECT created_at, expires_at, id = $2 AS current FROM sessions WHERE user_id = $1 ORDER BY created_at DESC, id`, [
+        session.userId,
+        session.sessionId,
+      ]) as Promise<Array<{ created_at: Date; expires_at: Date; current: boolean }>>,
+      this.apiKeys.list(session.accountId),
+      this.projects.list(session.accountId),
+      this.webhooks.settings(session.accountId),
+      this.blocks.list(session.accountId),
+    ]);
+    const [account] = accounts;
+    return {
+      format: ACCOUNT_EXPORT_FORMAT,
+      exported_at: new Date().toISOString(),
+      user: toUserResponse(user),
+      account: { id: account.id, name: account.name, created_at: account.created_at.toISOString() },
+      sessions: sessions.map((s) => ({ created_at: s.created_at.toISOString(), expires_at: s.expires_at.toISOString(), current: s.current })),
+      api_keys: apiKeys,
+      projects,
+      // The signing secret is a credential, not data about the user; the console shows it.
+      webhook_endpoints: webhooks.endpoints,
+      blocked_workers: blockedWorkers,
+    };
+  }
+
+  /** The user's submissions as a worker, newest first, EXPORT_SUBMISSIONS_PAGE per statement. */
+  private async *submissions(workerId: string): AsyncIterable<AccountExportSubmission> {
+    let before: string | undefined;
+    do {
+      const rows: SubmissionRow[] = await this.db.query(
+        workerSubmissionsSql('s.image_width, s.image_height, s.boxes, s.reward', before !== undefined, EXPORT_SUBMISSIONS_PAGE),
+        pageParams(workerId, before),
+      );
+      for (const row of rows) yield toSubmission(row);
+      before = rows.length === EXPORT_SUBMISSIONS_PAGE ? rows[rows.length - 1].cursor : undefined;
+    } while (before);
+  }
+}
+
+function toSubmission(row: SubmissionRow): AccountExportSubmission {
+  return {
+    submission_id: row.id,
+    submitted_at: row.created_at.toISOString(),
+    project: { uuid: row.project_id, display_name: row.display_name },
+    task_uuid: row.task_id,
+    image_width: Number(row.image_width),
+    image_height: Number(row.image_height),
+    boxes: row.boxes.map(({ label, center_x, center_y, width, height }) => ({ label, center_x, center_y, width, height })),
+    reward: Number(row.reward),
+  };
+}
