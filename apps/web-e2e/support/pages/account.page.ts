@@ -1,6 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Download, Locator, Page } from 'playwright-core';
 
-/** /account — change the password, sign out of the other sessions, delete the account; reached from the user menu. */
+/** /account — change the password, sign out of the other sessions, download one's data, delete the account; reached from the user menu. */
 export class AccountPage {
   readonly form: Locator;
 
@@ -32,6 +32,13 @@ export class AccountPage {
 
   async signOutOthers(): Promise<void> {
     await this.page.getByRole('button', { name: 'Sign out of other sessions' }).click();
+  }
+
+  /** Clicks "Download your data" in its section; the file the browser saved. */
+  async downloadYourData(): Promise<Download> {
+    const link = this.page.getByRole('region', { name: 'Your data' }).getByRole('link', { name: 'Download your data' });
+    const [download] = await Promise.all([this.page.waitForEvent('download'), link.click()]);
+    return download;
   }
 
   /** Opens the Delete account confirmation; the dialog. */

@@ -7,11 +7,13 @@ import { ErrorList } from '../shell/error-list';
 import { ChangePasswordForm } from './change-password-form';
 import { DeleteAccount } from './delete-account';
 import { signedOutText } from './signed-out-text';
+import { YourData } from './your-data';
 import './account.css';
 
 /**
  * /account, for every signed-in user (worker and requester alike): change the password, sign out the
- * other sessions, delete the account. Lazy-loaded by the shell, so the worker bundle carries none of it.
+ * other sessions, download one's data, delete the account. Lazy-loaded by the shell, so the worker bundle
+ * carries none of it.
  */
 export function AccountPage() {
   const session = useSession();
@@ -71,6 +73,7 @@ export function AccountPage() {
           {busy ? 'Please wait…' : 'Sign out of other sessions'}
         </button>
       </section>
+      <YourData />
       <DeleteAccount onError={onError} />
     </div>
   );

@@ -55,6 +55,14 @@ export function DeleteAccount({ onError }: Props) {
           <li>Results stay: the tasks, submissions and answers already made are kept for the people who paid for them or did them.</li>
           <li>Your name and email are erased; the email can sign up again as a new account.</li>
         </ul>
+        {/* Offered where the decision is made: once deleted, nothing of the account can be downloaded. */}
+        <p data-testid="delete-account-download">
+          Want a copy first?{' '}
+          <a href={sessionApi.exportUrl} download>
+            Download your data
+          </a>{' '}
+          before you delete it.
+        </p>
         <form ref={form.formRef} id={formId} onSubmit={form.onSubmit} noValidate>
           <ErrorList
             errors={unclaimedErrors(form.errors, FIELDS)}

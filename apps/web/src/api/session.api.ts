@@ -13,4 +13,6 @@ export const sessionApi = {
   logOutOthers: () => api.post<SignedOutSessionsResponse>('/api/session/logout_others'),
   /** Deletes the account once the password is checked; every session of it ends, this one too. */
   deleteAccount: (password: string) => api.post<DeletedAccountResponse>('/api/session/delete_account', { password }),
+  /** The user's data as one JSON file, for a download link (the server names the file). */
+  exportUrl: '/api/session/export',
 };

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { TextEncoder } from 'node:util';
 import { ApiError } from '../../api/client';
 import { sessionApi } from '../../api/session.api';
@@ -58,5 +58,17 @@ describe('Sign out of other sessions', () => {
     await open();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Sign out of other sessions' })));
     expect(screen.getByRole('alert').textContent).toBe('too many requests');
+  });
+});
+
+describe('Your data', () => {
+  it('says what the file holds and links to the export as a download, the way the results are downloaded', async () => {
+    await open();
+    const section = screen.getByRole('region', { name: 'Your data' });
+    const text = section.textContent ?? '';
+    for (const words of ['JSON file', 'every submission you made as a worker', 'Secrets', 'are not in it', 'Download JSON, COCO or CSV']) expect(text).toContain(words);
+    const link = within(section).getByRole('link', { name: 'Download your data' });
+    expect(link.getAttribute('href')).toBe('/api/session/export');
+    expect(link.hasAttribute('download')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, jest } from '@jest/globals';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { TextEncoder } from 'node:util';
 import { ApiError } from '../../api/client';
 import { sessionApi } from '../../api/session.api';
@@ -52,6 +52,10 @@ describe('Delete account', () => {
     await open();
     const summary = screen.getByTestId('delete-account-summary').textContent ?? '';
     for (const words of ['archived', 'outstanding tasks cancelled', 'API keys are revoked', 'signed out', 'Results stay']) expect(summary).toContain(words);
+    // The last chance to take a copy is offered in the confirmation itself.
+    const offer = within(screen.getByTestId('delete-account-download')).getByRole('link', { name: 'Download your data' });
+    expect(offer.getAttribute('href')).toBe('/api/session/export');
+    expect(offer.hasAttribute('download')).toBe(true);
     await confirm('not my password');
     expect(deleteAccount).toHaveBeenCalledWith('not my password');
     // The refusal is shown on the field, in the dialog, which stays open; nothing else happened.
