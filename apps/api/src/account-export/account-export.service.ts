@@ -64,10 +64,7 @@ export class AccountExportService {
     const [user, accounts, sessions, apiKeys, projects, webhooks, blockedWorkers] = await Promise.all([
       this.sessions.user(session.userId),
       this.db.query(`SELECT id, name, created_at FROM accounts WHERE id = $1`, [session.accountId]) as Promise<Array<{ id: string; name: string; created_at: Date }>>,
-      this.db.query(`SELECT created_at, expires_at, id = $2 AS current FROM sessions WHERE user_id = $1 ORDER BY created_at DESC, id`, [
-        session.userId,
-        session.sessionId,
-      ]) as Promise<Array<{ created_at: Date; expires_at: Date; current: boolean }>>,
+      this.sessions.list(session),
       this.apiKeys.list(session.accountId),
       this.projects.list(session.accountId),
       this.webhooks.settings(session.accountId),
@@ -79,7 +76,7 @@ export class AccountExportService {
       exported_at: new Date().toISOString(),
       user: toUserResponse(user),
       account: { id: account.id, name: account.name, created_at: account.created_at.toISOString() },
-      sessions: sessions.map((s) => ({ created_at: s.created_at.toISOString(), expires_at: s.expires_at.toISOString(), current: s.current })),
+      sessions,
       api_keys: apiKeys,
       projects,
       // The signing secret is a credential, not data about the user; the console shows it.

@@ -9,12 +9,12 @@ import { TtlCache } from '../common/ttl-cache';
 import type { ApiKeyPrincipal } from '../common/http/principal';
 import { APP_CONFIG } from '../config/config.module';
 import { CacheInvalidation } from '../redis/cache-invalidation';
+import { LastUseRecorder } from '../common/last-use';
 import type { AppConfig } from '../config/config.schema';
 import { ApiKey, type ApiKeyMode } from './api-key.entity';
 import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
 
 const PREFIX_LENGTH = 12; // `cb_live_` + 4 characters of the secret
-const LAST_USED_EVERY_MS = 60_000;
 /** Keys that exist, cached; at most MAX_UNREVOKED_KEYS per account can be among them. */
 const MAX_CACHED_KEYS = 20_000;
 /** Secrets that do not exist (or were revoked), cached apart so they can never push a real key out. */
@@ -40,7 +40,7 @@ export class ApiKeysService {
   private readonly known: TtlCache<string, ApiKeyPrincipal>;
   /** Unknown and revoked secrets, by hash: a bound of their own, so a flood of them evicts only its kind. */
   private readonly unknown: TtlCache<string, object>;
-  private readonly lastUsedWritten = new Map<string, number>();
+  private readonly lastUse: LastUseRecorder;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -50,6 +50,7 @@ export class ApiKeysService {
   ) {
     this.known = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_KEYS);
     this.unknown = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_UNKNOWN);
+    this.lastUse = new LastUseRecorder(db, 'api_keys', this.logger);
     // Only `known` can hold a revoked key; a secret in `unknown` cannot become a key.
     invalidation.register('api-keys', { forget: (hashes) => hashes.forEach((hash) => this.known.delete(hash)), clear: () => this.known.clear() });
   }
@@ -124,7 +125,7 @@ export class ApiKeysService {
       if (this.unknown.peek(hash)) return null;
       principal = await this.lookUp(hash, clientAddress);
     }
-    if (principal) this.touch(principal.keyId, Date.now());
+    if (principal) this.lastUse.record(principal.keyId);
     return principal;
   }
 
@@ -152,15 +153,6 @@ export class ApiKeysService {
     }
     this.unknown.set(hash, UNKNOWN);
     return null;
-  }
-
-  /** Records last use at most once a minute per key, off the request's path. */
-  private touch(keyId: string, now: number): void {
-    if ((this.lastUsedWritten.get(keyId) ?? 0) > now - LAST_USED_EVERY_MS) return;
-    this.lastUsedWritten.set(keyId, now);
-    this.db
-      .query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [keyId])
-      .catch((error: Error) => this.logger.warn(`could not record key use: ${error.message}`));
   }
 }
 

@@ -1,9 +1,19 @@
-import type { ChangedPasswordResponse, DataBody, DeletedAccountResponse, SessionResponse, SignedOutSessionsResponse, UserResponse } from '@crowdbox/contracts';
-import { Body, Controller, Get, HttpCode, Inject, Ip, Post, Res, UseGuards, UseInterceptors } from '@nestjs/common';
+import type {
+  ChangedPasswordResponse,
+  DataBody,
+  DeletedAccountResponse,
+  EndedSessionResponse,
+  SessionInfo,
+  SessionResponse,
+  SignedOutSessionsResponse,
+  UserResponse,
+} from '@crowdbox/contracts';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Ip, Post, Res, UseGuards, UseInterceptors } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ref } from '../bootstrap/openapi-schemas';
-import { ApiData, ApiErrors, ApiSessionAuth, BODY_ERRORS, TAGS } from '../common/http/api-docs';
+import { ApiData, ApiErrors, ApiSessionAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import type { FastifyReply } from 'fastify';
+import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
 import { UntrustedForwardingWarning } from '../common/http/untrusted-forwarding.interceptor';
 import { APP_CONFIG } from '../config/config.module';
@@ -11,8 +21,9 @@ import type { AppConfig } from '../config/config.schema';
 import { AccountDeletionService } from './account-deletion.service';
 import { ChangePasswordDto, DeleteAccountDto, LoginDto, SignupDto } from './dto/session.dto';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { Device } from './session-device.decorator';
 import { SessionGuard } from './session.guard';
-import { SessionsService, toUserResponse, type StartedSession } from './sessions.service';
+import { SessionsService, toUserResponse, type SessionDevice, type StartedSession } from './sessions.service';
 
 /**
  * The errors of a route that first checks the signed-in user's password (SessionsService.checkPassword):
@@ -43,8 +54,8 @@ export class SessionController {
     429: 'Too many sign-ups from this address: the `Retry-After` header says when to retry.',
   })
   @UseInterceptors(UntrustedForwardingWarning)
-  async signUp(@Body() body: SignupDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
-    return this.reply(reply, await this.sessions.signUp(body, ip));
+  async signUp(@Body() body: SignupDto, @Device() device: SessionDevice, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
+    return this.reply(reply, await this.sessions.signUp(body, device));
   }
 
   @Post('login')
@@ -56,8 +67,8 @@ export class SessionController {
   })
   @HttpCode(200)
   @UseInterceptors(UntrustedForwardingWarning)
-  async logIn(@Body() body: LoginDto, @Ip() ip: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
-    return this.reply(reply, await this.sessions.logIn(body, ip));
+  async logIn(@Body() body: LoginDto, @Device() device: SessionDevice, @Res({ passthrough: true }) reply: FastifyReply): Promise<DataBody<SessionResponse>> {
+    return this.reply(reply, await this.sessions.logIn(body, device));
   }
 
   @Post('logout')
@@ -125,6 +136,37 @@ export class SessionController {
     await this.deletion.deleteAccount(session, body, ip);
     clearSessionCookie(reply);
     return { data: { deleted: true } };
+  }
+
+  @Get('sessions')
+  @UseGuards(SessionGuard)
+  @ApiOperation({
+    summary: 'Signed-in devices',
+    description: "The user's live sessions, the most recently used first: the browser and address each signed in from, when it was last used (to the minute), and which one is asking.",
+  })
+  @ApiSessionAuth()
+  @ApiData(200, { type: 'array', items: ref('SessionInfo') })
+  @ApiErrors([401])
+  async listSessions(@CurrentSession() session: SessionPrincipal): Promise<DataBody<SessionInfo[]>> {
+    return { data: await this.sessions.list(session) };
+  }
+
+  /** Ends one session (a lost or shared device); the caller's own is a log-out, and its cookie is cleared. */
+  @Delete('sessions/:id')
+  @UseGuards(SessionGuard)
+  @ApiOperation({ summary: 'Sign a device out', description: 'Ends one of the user\'s sessions at once, in every process; the caller\'s own is a log-out.' })
+  @ApiSessionAuth()
+  @ApiUuidParam('id', 'the session, from GET /api/session/sessions')
+  @ApiData(200, ref('EndedSession'))
+  @ApiErrors([401, 403, 404], { 404: 'Field `root`, `session not found`: no such live session of this user.' })
+  async endSession(
+    @CurrentSession() session: SessionPrincipal,
+    @IdParam('id') id: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<DataBody<EndedSessionResponse>> {
+    const ended = await this.sessions.end(session, id);
+    if (ended.current) clearSessionCookie(reply);
+    return { data: ended };
   }
 
   @Get('me')

@@ -25,4 +25,16 @@ export class Session {
 
   @Column('timestamptz')
   expiresAt!: Date;
+
+  /** The User-Agent at sign-in, cut to MAX_USER_AGENT characters; null for sessions made before migration 1767200000000. */
+  @Column('text', { nullable: true })
+  userAgent!: string | null;
+
+  /** The client's address at sign-in, as `@Ip()` reads it (TRUST_PROXY). */
+  @Column('text', { nullable: true })
+  clientAddress!: string | null;
+
+  /** Written at most once a minute per session and process (LastUseRecorder). */
+  @Column('timestamptz', { nullable: true })
+  lastUsedAt!: Date | null;
 }

@@ -1,11 +1,12 @@
-import type { ChangePasswordBody, LoginBody, SignupBody, UserResponse } from '@crowdbox/contracts';
+import type { ChangePasswordBody, EndedSessionResponse, LoginBody, SessionInfo, SignupBody, UserResponse } from '@crowdbox/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { PG_SQLSTATE, sqlConstraint, sqlState } from '../common/errors/sql-state';
-import { randomSecret, sha256Hex } from '../common/crypto.util';
+import { isUuid, randomSecret, sha256Hex } from '../common/crypto.util';
+import { LastUseRecorder } from '../common/last-use';
 import { TtlCache } from '../common/ttl-cache';
 import { newSigningSecret } from '../webhooks/signing';
 import type { SessionPrincipal } from '../common/http/principal';
@@ -26,6 +27,25 @@ export interface StartedSession {
 }
 
 const MAX_CACHED_SESSIONS = 50_000;
+/** A User-Agent is kept to this many characters: enough to name any real browser, not a place to store text. */
+export const MAX_USER_AGENT = 512;
+
+/** Where a session signs in from, kept so the user can tell their sessions apart (docs/decisions.md, "Signed-in devices"). */
+export interface SessionDevice {
+  userAgent: string | undefined;
+  clientAddress: string;
+}
+
+const deviceColumns = (device: SessionDevice) => ({ userAgent: device.userAgent?.slice(0, MAX_USER_AGENT) || null, clientAddress: device.clientAddress });
+
+interface SessionInfoRow {
+  id: string;
+  created_at: Date;
+  expires_at: Date;
+  last_used_at: Date | null;
+  user_agent: string | null;
+  client_address: string | null;
+}
 
 /** Sign-up, log-in, log-out, checking and changing the password, ending sessions, and resolving a session token. */
 @Injectable()
@@ -37,6 +57,7 @@ export class SessionsService {
    */
   private readonly cache: TtlCache<string, SessionPrincipal>;
   private readonly logger = new Logger(SessionsService.name);
+  private readonly lastUse: LastUseRecorder;
   /** What new password hashes cost (PASSWORD_SCRYPT_P). */
   private readonly scrypt: ScryptParams;
 
@@ -56,14 +77,15 @@ export class SessionsService {
       clear: () => this.cache.clear(),
     });
     this.scrypt = scryptParams(config.PASSWORD_SCRYPT_P);
+    this.lastUse = new LastUseRecorder(db, 'sessions', this.logger);
   }
 
-  /** Creates the account, its user and a first session, all or nothing. `address`: the client's (SignupThrottle). */
-  async signUp(input: SignupBody, address: string): Promise<StartedSession> {
-    return this.signups.limit(address, () => this.createAccount(input));
+  /** Creates the account, its user and a first session, all or nothing. The device's address is the client's (SignupThrottle). */
+  async signUp(input: SignupBody, device: SessionDevice): Promise<StartedSession> {
+    return this.signups.limit(device.clientAddress, () => this.createAccount(input, device));
   }
 
-  private async createAccount(input: SignupBody): Promise<StartedSession> {
+  private async createAccount(input: SignupBody, device: SessionDevice): Promise<StartedSession> {
     const passwordHash = await hashPassword(input.password, this.scrypt);
     const taken = () => ApiException.unprocessable('email', 'is already registered; log in instead');
     return this.db.transaction(async (tx) => {
@@ -80,7 +102,7 @@ export class SessionsService {
         name: input.name,
         passwordHash,
       });
-      return this.start(tx.getRepository(Session), user);
+      return this.start(tx.getRepository(Session), user, device);
     }).catch((error: unknown) => {
       // Two signups with one email at once: both passed the check above, the second meets the constraint.
       if (sqlState(error) === PG_SQLSTATE.uniqueViolation && sqlConstraint(error) === 'uq_users_email') throw taken();
@@ -88,10 +110,10 @@ export class SessionsService {
     });
   }
 
-  /** `address`: the client's, for the failed log-in limit (LoginThrottle). */
-  async logIn(input: LoginBody, address: string): Promise<StartedSession> {
+  /** The device's address is the client's, for the failed log-in limit (LoginThrottle). */
+  async logIn(input: LoginBody, device: SessionDevice): Promise<StartedSession> {
     // The guess is counted before the password is checked, so parallel guesses cannot outrun the count.
-    const attempt = await this.throttle.reserve(input.email, address);
+    const attempt = await this.throttle.reserve(input.email, device.clientAddress);
     let user: User | null;
     let right: boolean;
     try {
@@ -107,7 +129,7 @@ export class SessionsService {
     if (!right || !user) throw ApiException.of(401, 'root', 'email or password is wrong');
     await attempt.succeeded();
     const stored = needsRehash(user.passwordHash, this.scrypt) ? await this.rehash(user, input.password) : user.passwordHash;
-    const started = await this.startIfUnchanged(user, stored);
+    const started = await this.startIfUnchanged(user, stored, device);
     // The password was changed while this one was checked: it was right, but it is no longer the password.
     if (!started) throw ApiException.of(401, 'root', 'email or password is wrong');
     return started;
@@ -218,10 +240,45 @@ export class SessionsService {
     this.forgetSessions([sessionId]);
   }
 
-  /** The principal of a live session token, or undefined. */
+  /** The principal of a live session token, or undefined; its use is recorded (LastUseRecorder). */
   async resolve(token: string): Promise<SessionPrincipal | undefined> {
     const hash = sha256Hex(token);
-    return this.cache.get(hash, () => this.lookUp(hash));
+    const principal = await this.cache.get(hash, () => this.lookUp(hash));
+    if (principal) this.lastUse.record(principal.sessionId);
+    return principal;
+  }
+
+  /** GET /api/session/sessions: the user's live sessions, the most recently used first. */
+  async list(session: SessionPrincipal): Promise<SessionInfo[]> {
+    const rows: SessionInfoRow[] = await this.db.query(
+      `SELECT id, created_at, expires_at, last_used_at, user_agent, client_address FROM sessions
+        WHERE user_id = $1 AND expires_at > now()
+        ORDER BY coalesce(last_used_at, created_at) DESC, id`,
+      [session.userId],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      created_at: row.created_at.toISOString(),
+      expires_at: row.expires_at.toISOString(),
+      last_used_at: row.last_used_at?.toISOString() ?? null,
+      user_agent: row.user_agent,
+      client_address: row.client_address,
+      current: row.id === session.sessionId,
+    }));
+  }
+
+  /**
+   * DELETE /api/session/sessions/:id: ends one of the user's sessions (a lost or shared device), at once
+   * in every process, as a log-out. Another user's session, an ended one or no session is 404.
+   */
+  async end(session: SessionPrincipal, id: string): Promise<EndedSessionResponse> {
+    // TypeORM answers a DELETE … RETURNING as [rows, count].
+    const [rows]: [Array<{ id: string }>, number] = isUuid(id)
+      ? await this.db.query('DELETE FROM sessions WHERE id = $1 AND user_id = $2 AND expires_at > now() RETURNING id', [id, session.userId])
+      : [[], 0];
+    if (!rows[0]) throw ApiException.notFound('session not found');
+    this.forgetSessions([id]);
+    return { id, current: id === session.sessionId };
   }
 
   private async lookUp(tokenHash: string): Promise<SessionPrincipal | undefined> {
@@ -241,9 +298,9 @@ export class SessionsService {
     return this.db.getRepository(User).findOneOrFail({ where: { id: userId } });
   }
 
-  private async start(sessions: ReturnType<DataSource['getRepository']>, user: User): Promise<StartedSession> {
+  private async start(sessions: ReturnType<DataSource['getRepository']>, user: User, device: SessionDevice): Promise<StartedSession> {
     const started = this.newSession(user);
-    await sessions.insert({ id: randomUUID(), userId: user.id, tokenHash: sha256Hex(started.token), expiresAt: started.expiresAt });
+    await sessions.insert({ id: randomUUID(), userId: user.id, tokenHash: sha256Hex(started.token), expiresAt: started.expiresAt, ...deviceColumns(device) });
     return started;
   }
 
@@ -256,13 +313,14 @@ export class SessionsService {
    * the committed hash. Without the lock it read the old hash while the change was in flight, and its
    * session was inserted after the change's DELETE had looked: it outlived the change.
    */
-  private async startIfUnchanged(user: User, stored: string): Promise<StartedSession | undefined> {
+  private async startIfUnchanged(user: User, stored: string, device: SessionDevice): Promise<StartedSession | undefined> {
     const started = this.newSession(user);
+    const { userAgent, clientAddress } = deviceColumns(device);
     const rows: unknown[] = await this.db.query(
-      `INSERT INTO sessions (id, user_id, token_hash, expires_at)
-       SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2 AND password_hash = $5 FOR SHARE)
+      `INSERT INTO sessions (id, user_id, token_hash, expires_at, user_agent, client_address)
+       SELECT $1, $2, $3, $4, $6, $7 WHERE EXISTS (SELECT 1 FROM users WHERE id = $2 AND password_hash = $5 FOR SHARE)
        RETURNING id`,
-      [randomUUID(), user.id, sha256Hex(started.token), started.expiresAt, stored],
+      [randomUUID(), user.id, sha256Hex(started.token), started.expiresAt, stored, userAgent, clientAddress],
     );
     return rows.length > 0 ? started : undefined;
   }

@@ -46,6 +46,7 @@ import { ProjectArchivedAt1766800000000 } from './migrations/1766800000000-proje
 import { UserDeletedAt1766900000000 } from './migrations/1766900000000-user-deleted-at';
 import { WorkerBlocks1767000000000 } from './migrations/1767000000000-worker-blocks';
 import { BlockedWorkerLeaseGuard1767100000000 } from './migrations/1767100000000-blocked-worker-lease-guard';
+import { SessionDevices1767200000000 } from './migrations/1767200000000-session-devices';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -101,6 +102,7 @@ export const MIGRATIONS = [
   UserDeletedAt1766900000000,
   WorkerBlocks1767000000000,
   BlockedWorkerLeaseGuard1767100000000,
+  SessionDevices1767200000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -3,7 +3,7 @@ import type { BlockedWorkerResponse } from '../console/blocked-workers';
 import type { WebhookEndpointInfo } from '../console/console.responses';
 import type { ConsoleProjectResponse } from '../console/project.schema';
 import type { Annotation } from '../requester/responses';
-import type { UserResponse } from './session.schema';
+import type { SessionInfo, UserResponse } from './session.schema';
 
 /** The `format` of an account's data file; a change of its shape names a new one. */
 export const ACCOUNT_EXPORT_FORMAT = 'crowdbox-account-export/1';
@@ -31,7 +31,8 @@ export interface AccountExport {
   exported_at: string;
   user: UserResponse;
   account: { id: string; name: string; created_at: string };
-  sessions: Array<{ created_at: string; expires_at: string; current: boolean }>;
+  /** As `GET /api/session/sessions` lists them. */
+  sessions: SessionInfo[];
   api_keys: ApiKeyResponse[];
   projects: ConsoleProjectResponse[];
   webhook_endpoints: WebhookEndpointInfo[];

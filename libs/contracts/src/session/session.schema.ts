@@ -45,6 +45,28 @@ export interface SignedOutSessionsResponse {
   signed_out_sessions: number;
 }
 
+/**
+ * One of the user's live sessions, `GET /api/session/sessions` (docs/decisions.md, "Signed-in devices"):
+ * what tells it apart is the browser and address it signed in from, and when it was last used.
+ */
+export interface SessionInfo {
+  id: string;
+  created_at: string;
+  expires_at: string;
+  /** Within a minute or so; null until first used after sign-in, and for sessions older than the record. */
+  last_used_at: string | null;
+  user_agent: string | null;
+  client_address: string | null;
+  /** The session that asked. */
+  current: boolean;
+}
+
+/** `DELETE /api/session/sessions/:id`: the session ended; `current` when it was the caller's own (signed out). */
+export interface EndedSessionResponse {
+  id: string;
+  current: boolean;
+}
+
 /** `POST /api/session/password`: the password changed, and every other session ended. */
 export interface ChangedPasswordResponse extends SignedOutSessionsResponse {
   ok: true;

@@ -6,6 +6,7 @@ import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, createApiKey, signU
 import { collectRegisteredRoutes, fastifyPath } from '../../../test/registered-routes';
 import { startTestApp, type RequestOptions, type TestApp, type TestResponse } from '../../../test/test-app';
 import { asFixture, leaseInDb } from '../../../test/work-fixtures';
+import { sha256Hex } from '../../common/crypto.util';
 import { workerPseudonym } from '../../submissions/worker-pseudonym';
 
 /**
@@ -65,6 +66,8 @@ interface Ids {
   worker: string;
   /** The owner's block of another worker. */
   block: string;
+  /** Another live session of the owner's (not the one the owner's requests use). */
+  session: string;
 }
 
 interface Route {
@@ -86,6 +89,7 @@ const MISSING: Ids = {
   event: randomUUID(),
   worker: 'worker_000000000000',
   block: randomUUID(),
+  session: randomUUID(),
 };
 
 // prettier-ignore
@@ -112,6 +116,9 @@ const MATRIX: Route[] = [
     request: () => ({ url: '/api/session/password', body: { current_password: PASSWORD, new_password: 'another horse battery' } }) },
   { route: 'POST /api/session/logout_others', who: 'signedIn', stranger: 'ownOnly', ok: 200 },
   { route: 'GET /api/session/me', who: 'signedIn', stranger: 'ownOnly', ok: 200 },
+  // docs/decisions.md "Signed-in devices": a user lists and ends their own sessions only.
+  { route: 'GET /api/session/sessions', who: 'signedIn', stranger: 'ownOnly', ok: 200 },
+  { route: 'DELETE /api/session/sessions/:id', who: 'signedIn', stranger: 'notFound', ok: 200, request: (ids) => ({ url: `/api/session/sessions/${ids.session}` }) },
   // docs/decisions.md "Downloading your data": a stranger's session downloads its own data, nothing of the owner's.
   { route: 'GET /api/session/export', who: 'signedIn', stranger: 'ownOnly', ok: 200 },
   // docs/decisions.md "Deleting an account": a stranger's session deletes its own account, never the owner's.
@@ -244,10 +251,13 @@ describe('access matrix: who may call every route', () => {
     });
     expect(blocked.status).toBe(200);
     const block: string = blocked.body.data.id;
-    const ids = { project: owner.projectUuid, task, doneTask, lease: lease.checkout_id, key, event, worker: workerPseudonym(owner.projectUuid, worker.userId), block };
+    // The owner signed in on a second device, whose session the owner may end.
+    const secondDevice = await t.request({ method: 'POST', url: '/api/session/login', body: { email: owner.email, password: PASSWORD } });
+    const [{ id: session }] = await t.db.query('SELECT id FROM sessions WHERE token_hash = $1', [sha256Hex(secondDevice.body.data.token)]);
+    const ids = { project: owner.projectUuid, task, doneTask, lease: lease.checkout_id, key, event, worker: workerPseudonym(owner.projectUuid, worker.userId), block, session };
     const secrets = [
       template.slice(3, 51), owner.email, worker.email, owner.token, worker.token, owner.liveKey, owner.testKey, key, event, submission, signingSecret,
-      lease.checkout_id, doneTask, block, blocked.body.data.worker,
+      lease.checkout_id, doneTask, block, blocked.body.data.worker, session,
     ];
 
     // Ended leases of the worker's (on tasks of their own), a cancelled task, a revoked key: a stranger must
