@@ -98,6 +98,8 @@ describe('accessibility (axe-core): no serious or critical violations', () => {
 
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'Change password' }).waitFor();
+    // The signed-in devices arrive after the page: the audit sees their table, not "Loading".
+    await page.getByTestId('device-row').first().waitFor();
     await audit.check(page, 'account page');
     await new AccountPage(page).changePassword('wrong password', 'a new password 1', 'does not match');
     await page.locator('.field-error').first().waitFor();

@@ -1,6 +1,6 @@
 import type { Download, Locator, Page } from 'playwright-core';
 
-/** /account — change the password, sign out of the other sessions, download one's data, delete the account; reached from the user menu. */
+/** /account — change the password, the signed-in devices (sign one or all others out), download one's data, delete the account; reached from the user menu. */
 export class AccountPage {
   readonly form: Locator;
 
@@ -30,6 +30,21 @@ export class AccountPage {
     return this.form.locator('.field', { has: this.page.getByLabel(label, { exact: true }) }).locator('.field-error');
   }
 
+  /** The rows of "Signed-in devices", in the API's order (the most recently used first). */
+  get deviceRows(): Locator {
+    return this.page.getByTestId('device-row');
+  }
+
+  /** The row of the device named `name`, e.g. "Firefox on Windows". */
+  deviceRow(name: string): Locator {
+    return this.deviceRows.filter({ hasText: name });
+  }
+
+  /** Presses Sign out on the row of the device named `name`. */
+  async signOutDevice(name: string): Promise<void> {
+    await this.deviceRow(name).getByRole('button', { name: new RegExp(`^Sign out ${escapeRegExp(name)}`) }).click();
+  }
+
   async signOutOthers(): Promise<void> {
     await this.page.getByRole('button', { name: 'Sign out of other sessions' }).click();
   }
@@ -54,4 +69,8 @@ export class AccountPage {
     await dialog.getByLabel('Password').fill(password);
     await dialog.getByRole('button', { name: 'Delete my account' }).click();
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -19,10 +19,12 @@ interface Props {
   email: string;
   /** Called with a failed call's error (a 401 means this session itself has ended). */
   onError: (error: unknown) => void;
+  /** Called once the password changed (and with it every other session ended). */
+  onChanged?: () => void;
 }
 
 /** Current, new and confirm; the API's field errors under the fields, and how many other sessions it ended. */
-export function ChangePasswordForm({ email, onError }: Props) {
+export function ChangePasswordForm({ email, onError, onChanged }: Props) {
   const [done, setDone] = useState<string | null>(null);
   const form = useServerForm(
     EMPTY,
@@ -31,6 +33,7 @@ export function ChangePasswordForm({ email, onError }: Props) {
       const { signed_out_sessions } = await sessionApi.changePassword(values.current_password, values.new_password);
       form.setValues(EMPTY);
       setDone(`Your password was changed. ${signedOutText(signed_out_sessions)}`);
+      onChanged?.();
     },
     {
       // The only check made here: the server never sees the confirmation.

@@ -15,6 +15,8 @@ beforeAll(async () => {
 
 beforeEach(() => {
   jest.spyOn(sessionApi, 'me').mockResolvedValue({ id: 'u1', account_id: 'a1', email: 'wanda@example.com', name: 'Wanda', created_at: '2026-11-01T10:00:00.000Z' });
+  // The page lists the signed-in devices as it opens (signed-in-devices.spec.tsx tests that list).
+  jest.spyOn(sessionApi, 'sessions').mockResolvedValue([]);
 });
 
 afterEach(() => {
@@ -58,6 +60,21 @@ describe('Sign out of other sessions', () => {
     await open();
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Sign out of other sessions' })));
     expect(screen.getByRole('alert').textContent).toBe('too many requests');
+  });
+});
+
+describe('Signed-in devices', () => {
+  it('is read again after a password change, which signed the other devices out', async () => {
+    jest.spyOn(sessionApi, 'changePassword').mockResolvedValue({ ok: true, signed_out_sessions: 1 });
+    await open();
+    expect(sessionApi.sessions).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('region', { name: 'Signed-in devices' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'correct horse battery' } });
+    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'a brand new passphrase' } });
+    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'a brand new passphrase' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Change password' })));
+    expect(screen.getByTestId('password-changed').textContent).toBe('Your password was changed. 1 other session was signed out.');
+    expect(sessionApi.sessions).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -18,6 +18,8 @@ installDialog();
 
 beforeEach(() => {
   jest.spyOn(sessionApi, 'me').mockResolvedValue({ id: 'u1', account_id: 'a1', email: 'wanda@example.com', name: 'Wanda', created_at: '2026-11-01T10:00:00.000Z' });
+  // The page lists the signed-in devices as it opens (signed-in-devices.spec.tsx tests that list).
+  jest.spyOn(sessionApi, 'sessions').mockResolvedValue([]);
 });
 
 afterEach(() => {
