@@ -27,6 +27,13 @@ export interface StartedSession {
 }
 
 const MAX_CACHED_SESSIONS = 50_000;
+/**
+ * Live sessions one user may hold; a sign-in beyond it ends the least recently used. A script that logs
+ * in on each run and never logs out would otherwise pile up sessions for SESSION_TTL_DAYS, and the
+ * account page lists them all (docs/decisions.md, "Signed-in devices").
+ */
+export const MAX_SESSIONS_PER_USER = 100;
+
 /** A User-Agent is kept to this many characters: enough to name any real browser, not a place to store text. */
 export const MAX_USER_AGENT = 512;
 
@@ -322,7 +329,21 @@ export class SessionsService {
        RETURNING id`,
       [randomUUID(), user.id, sha256Hex(started.token), started.expiresAt, stored, userAgent, clientAddress],
     );
-    return rows.length > 0 ? started : undefined;
+    if (rows.length === 0) return undefined;
+    await this.endBeyondLimit(user.id);
+    return started;
+  }
+
+  /** Ends the user's least recently used sessions beyond MAX_SESSIONS_PER_USER, as a log-out would. */
+  private async endBeyondLimit(userId: string): Promise<void> {
+    const [ended]: [Array<{ id: string }>, number] = await this.db.query(
+      `DELETE FROM sessions WHERE id IN (
+         SELECT id FROM sessions WHERE user_id = $1
+          ORDER BY coalesce(last_used_at, created_at) DESC, created_at DESC, id OFFSET ${MAX_SESSIONS_PER_USER})
+       RETURNING id`,
+      [userId],
+    );
+    if (ended.length > 0) this.forgetSessions(ended.map(({ id }) => id));
   }
 
   private newSession(user: User): StartedSession {
