@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../auth/api-keys.service';
+import { tooManyRequests } from '../auth/redis-limiter';
 import { SessionsService, toUserResponse } from '../auth/sessions.service';
 import type { SessionPrincipal } from '../common/http/principal';
 import { pageParams } from '../common/page-cursor';
@@ -11,6 +12,14 @@ import type { StoredBox } from '../submissions/submission.entity';
 import { WebhooksConsoleService } from '../webhooks/webhooks-console.service';
 import { workerSubmissionsSql } from '../work/work-history.service';
 import { WorkerBlocksService } from '../worker-blocks/worker-blocks.service';
+
+/**
+ * Data files one process makes at once (one per user): each reads page after page on a pooled
+ * connection while it streams, and a burst of them must not take the pool from everyone else.
+ */
+export const MAX_EXPORTS_PER_PROCESS = 4;
+/** What a refused export is told to wait: a file of a few thousand submissions takes a second or two. */
+const EXPORT_RETRY_MS = 10_000;
 
 /** Submissions read per statement: a page's boxes (up to 4,000 per task) are written out before the next is held. */
 export const EXPORT_SUBMISSIONS_PAGE = 250;
@@ -44,33 +53,55 @@ export class AccountExportService {
     private readonly blocks: WorkerBlocksService,
   ) {}
 
-  /** The file's text in chunks: the head object, then each submission as it is read. */
-  async export(session: SessionPrincipal): Promise<AsyncIterable<string>> {
+  /** Users whose data file this process is making. */
+  private readonly exporting = new Set<string>();
+
+  /**
+   * Takes one of this process's MAX_EXPORTS_PER_PROCESS for the user, or answers 429 (one of theirs is
+   * being made, or too many are); the returned release, safe to call more than once, gives it back.
+   */
+  begin(userId: string): () => void {
+    if (this.exporting.has(userId)) throw tooManyRequests('your data file is being made already; wait for it to finish', EXPORT_RETRY_MS);
+    if (this.exporting.size >= MAX_EXPORTS_PER_PROCESS) throw tooManyRequests('other data files are being made', EXPORT_RETRY_MS);
+    this.exporting.add(userId);
+    let held = true;
+    return () => {
+      if (held) this.exporting.delete(userId);
+      held = false;
+    };
+  }
+
+  /** The file's text in chunks: the head object, then each submission as it is read; `done` runs at its end. */
+  async export(session: SessionPrincipal, done: () => void): Promise<AsyncIterable<string>> {
     const head = await this.head(session);
     const submissions = this.submissions(session.userId);
     return (async function* () {
-      // The head's JSON without its closing brace, then the streamed array as its last property.
-      yield `${JSON.stringify(head).slice(0, -1)},"submissions":[`;
-      let first = true;
-      for await (const submission of submissions) {
-        yield `${first ? '' : ','}${JSON.stringify(submission)}`;
-        first = false;
+      try {
+        // The head's JSON without its closing brace, then the streamed array as its last property.
+        yield `${JSON.stringify(head).slice(0, -1)},"submissions":[`;
+        let first = true;
+        for await (const submission of submissions) {
+          yield `${first ? '' : ','}${JSON.stringify(submission)}`;
+          first = false;
+        }
+        yield ']}';
+      } finally {
+        done();
       }
-      yield ']}';
     })();
   }
 
+  /** Read one after another, on one pooled connection at a time. */
   private async head(session: SessionPrincipal): Promise<Omit<AccountExport, 'submissions'>> {
-    const [user, accounts, sessions, apiKeys, projects, webhooks, blockedWorkers] = await Promise.all([
-      this.sessions.user(session.userId),
-      this.db.query(`SELECT id, name, created_at FROM accounts WHERE id = $1`, [session.accountId]) as Promise<Array<{ id: string; name: string; created_at: Date }>>,
-      this.sessions.list(session),
-      this.apiKeys.list(session.accountId),
-      this.projects.list(session.accountId),
-      this.webhooks.settings(session.accountId),
-      this.blocks.list(session.accountId),
+    const user = await this.sessions.user(session.userId);
+    const [account]: Array<{ id: string; name: string; created_at: Date }> = await this.db.query(`SELECT id, name, created_at FROM accounts WHERE id = $1`, [
+      session.accountId,
     ]);
-    const [account] = accounts;
+    const sessions = await this.sessions.list(session);
+    const apiKeys = await this.apiKeys.list(session.accountId);
+    const projects = await this.projects.list(session.accountId);
+    const webhooks = await this.webhooks.settings(session.accountId);
+    const blockedWorkers = await this.blocks.list(session.accountId);
     return {
       format: ACCOUNT_EXPORT_FORMAT,
       exported_at: new Date().toISOString(),

@@ -2,7 +2,9 @@ import { ACCOUNT_EXPORT_FORMAT, type AccountExport, type SessionInfo } from '@cr
 import { A_BOX, aCompletedTask, aRequester, aTask, checkOut, createApiKey, signUp, submitABox, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { submitInDb } from '../../../test/work-fixtures';
-import { EXPORT_SUBMISSIONS_PAGE } from '../account-export.service';
+import { pgPool } from '../../database/prepared-statement';
+import { EXPORT_SUBMISSIONS_PAGE, MAX_EXPORTS_PER_PROCESS } from '../account-export.service';
+import { eventually } from '../../../test/eventually';
 
 /** GET /api/session/export (docs/decisions.md, "Downloading your data"). */
 describe('downloading your data', () => {
@@ -94,11 +96,14 @@ describe('downloading your data', () => {
     });
     expect(added.status).toBe(201);
     const taskIds: string[] = added.body.data.map((task: { task_uuid: string }) => task.task_uuid);
-    // Pages end inside groups of submissions made in the same microsecond: a cursor that lost the id, or
-    // the microseconds, would skip or repeat some.
+    // Groups of ten submissions made in the same microsecond, two groups a microsecond apart in each
+    // millisecond, so pages end inside groups: a cursor that lost the id, or the microseconds, would skip
+    // or repeat some.
     const ids: string[] = [];
     for (const [i, taskId] of taskIds.entries()) {
-      const submittedAt = new Date(Date.UTC(2026, 0, 1, 0, 0, Math.floor(i / 10))).toISOString();
+      const second = String(Math.floor(i / 20) % 60).padStart(2, '0');
+      const minute = String(Math.floor(i / 1200)).padStart(2, '0');
+      const submittedAt = `2026-01-01T00:${minute}:${second}.00000${Math.floor(i / 10) % 2}Z`;
       ids.push(await submitInDb(t.db, { taskId, workerId: worker.userId, boxes: [A_BOX], submittedAt }));
     }
     const data = JSON.parse((await download(worker)).text) as AccountExport;
@@ -106,6 +111,45 @@ describe('downloading your data', () => {
     expect(new Set(data.submissions.map((s) => s.submission_id))).toEqual(new Set(ids));
     const times = data.submissions.map((s) => s.submitted_at);
     expect(times).toEqual([...times].sort().reverse());
+  });
+
+  it('makes one file at a time per user and at most MAX_EXPORTS_PER_PROCESS at once; more answer 429 with Retry-After', async () => {
+    const users = await Promise.all(Array.from({ length: MAX_EXPORTS_PER_PROCESS + 1 }, () => signUp(t)));
+    const holder = await pgPool(t.db).connect();
+    try {
+      // The files' first reads wait behind this lock, so the exports stay in progress.
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE');
+      const running = users.slice(0, MAX_EXPORTS_PER_PROCESS).map((u) => download(u));
+      await eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT id, name, created_at FROM accounts%'`)).length === MAX_EXPORTS_PER_PROCESS);
+      for (const [u, detail] of [
+        [users[0], /^your data file is being made already; wait for it to finish; retry in 10 s$/],
+        [users[MAX_EXPORTS_PER_PROCESS], /^other data files are being made; retry in 10 s$/],
+      ] as const) {
+        const refused = await download(u);
+        expect(refused.status).toBe(429);
+        expect(refused.body).toEqual({ errors: [{ field: 'root', detail: expect.stringMatching(detail) }] });
+        expect(refused.headers['retry-after']).toBe('10');
+      }
+      await holder.query('COMMIT');
+      expect((await Promise.all(running)).map((res) => res.status)).toEqual(users.slice(0, MAX_EXPORTS_PER_PROCESS).map(() => 200));
+    } finally {
+      holder.release();
+    }
+    // Each gave its place back.
+    for (const u of users) expect((await download(u)).status).toBe(200);
+  });
+
+  it('refuses a download another site starts (a link or a navigation from its page), 403 in the contract shape', async () => {
+    const u = await signUp(t);
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await t.request({ method: 'GET', url: '/api/session/export', headers: { ...u.auth, 'sec-fetch-site': site } });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ errors: [{ field: 'root', detail: expect.stringMatching(/^requests from other sites are refused/) }] });
+    }
+    for (const site of ['same-origin', 'none']) {
+      expect((await t.request({ method: 'GET', url: '/api/session/export', headers: { ...u.auth, 'sec-fetch-site': site } })).status).toBe(200);
+    }
   });
 
   it("holds nothing of another user's, and a new user's file is empty lists", async () => {

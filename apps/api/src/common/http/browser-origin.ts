@@ -4,6 +4,11 @@ import { ApiException } from '../errors/api.exception';
 /** The routes a browser's session cookie reaches: sign-up and log-in, the console, the worker app. */
 const COOKIE_ROUTES = ['/api/session/', '/api/console/', '/api/work/'];
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/**
+ * Reads of the cookie's routes refused from other sites all the same: a link or a navigation from any
+ * page would otherwise start the account's whole data file, on the user's rate limit and our database.
+ */
+const GUARDED_READS = new Set(['/api/session/export']);
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**
@@ -22,7 +27,8 @@ export function registerBrowserOriginCheck(fastify: FastifyInstance): void {
     // The matched route's pattern, not request.url: the router decodes %73 before it matches, so
     // /api/%73ession/login reaches the log-in route while its raw URL names no cookie route.
     const route = request.routeOptions.url;
-    if (READS.has(request.method) || route === undefined || !COOKIE_ROUTES.some((prefix) => route.startsWith(prefix))) return done();
+    if (route === undefined || !COOKIE_ROUTES.some((prefix) => route.startsWith(prefix))) return done();
+    if (READS.has(request.method) && !GUARDED_READS.has(route)) return done();
     done(refusal(request));
   });
 }
