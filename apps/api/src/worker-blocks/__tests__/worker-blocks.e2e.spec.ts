@@ -101,11 +101,11 @@ describe('blocking a worker', () => {
   });
 
   describe('racing a checkout (migration 1767100000000)', () => {
-    /** Sessions waiting on a lock: how a test sees that a statement it started waits for the other side. */
-    const lockWaits = async (): Promise<number> =>
-      (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length;
-    /** Resolves once a session waits on a lock, or after 2 s (without the guard nothing waits; the checks below then fail). */
-    const aLockWait = () => eventually(async () => (await lockWaits()) > 0, 2_000);
+    /** Sessions waiting on an advisory lock: how a test sees that a statement it started waits for the other side. */
+    const advisoryWaits = async (): Promise<number> =>
+      (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`)).length;
+    /** True once a session waits on the block's key (never, without the guard: the checks below then fail too). */
+    const aLockWait = () => eventually(async () => (await advisoryWaits()) > 0, 10_000);
 
     it('waits for a lease whose insert is in flight, and ends it', async () => {
       const w = await signUp(t);
@@ -118,7 +118,7 @@ describe('blocking a worker', () => {
         const leaseId = randomUUID();
         await checkout.query(`INSERT INTO checkouts (id, task_id, worker_id, expires_at) VALUES ($1, $2, $3, now() + interval '10 minutes')`, [leaseId, taskId, w.userId]);
         const blocking = block(r, r.projectUuid, pseudonym);
-        await aLockWait();
+        expect(await aLockWait()).toBe(true);
         await checkout.query('COMMIT');
         const res = await blocking;
         expect(res.status).toBe(200);
@@ -142,7 +142,7 @@ describe('blocking a worker', () => {
         await blocker.query('SELECT pg_advisory_xact_lock(worker_block_key($1, $2))', [w.userId, r.accountId]);
         await blocker.query(`INSERT INTO worker_blocks (id, account_id, worker_id, project_id) VALUES ($1, $2, $3, $4)`, [randomUUID(), r.accountId, w.userId, r.projectUuid]);
         const checkingOut = tryCheckOut(w, r.projectUuid);
-        await aLockWait();
+        expect(await aLockWait()).toBe(true);
         await blocker.query('COMMIT');
         const res = await checkingOut;
         expect(res.status).toBe(404);
