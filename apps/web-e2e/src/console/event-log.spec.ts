@@ -114,10 +114,15 @@ describe('the webhook event log', () => {
     const page = await h.newPage({ as: requester });
     const hooks = new WebhooksPage(page);
     await hooks.open();
+    // The filtered list replaces the one shown (its button with it) when its answer arrives: focus the
+    // button after that, or Enter lands on the page's body and nothing is sent (a CI run timed out so).
+    const filtered = page.waitForResponse((res) => res.url().includes('/api/console/webhooks/events') && res.url().includes('state=failed'));
     await page.getByLabel('Show').selectOption({ label: 'Failed' });
+    await filtered;
     const button = page.getByTestId('redeliver-failed');
     await button.focus();
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent ?? '');
+    await expectEventually(async () => (await focused()) === 'redeliver-failed', 'the focus on the button', focused);
 
     const request = await holdNextRequest(page, '**/api/console/webhooks/events/redeliver-failed');
     await page.keyboard.press('Enter');
