@@ -12,6 +12,7 @@ export * from './console/api-key.schema';
 export * from './console/project.schema';
 export * from './console/console.responses';
 export * from './console/task-list.schema';
+export * from './console/project-list.schema';
 export * from './console/blocked-workers';
 export * from './console/project-workers';
 export * from './work/work.schema';

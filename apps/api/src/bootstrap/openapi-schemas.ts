@@ -163,6 +163,11 @@ export const RESPONSE_SCHEMAS = {
     updated_at: time,
     archived_at: nullable(time),
   }),
+  ConsoleProjectsPage: object({
+    data: list({ $ref: '#/components/schemas/ConsoleProject' }),
+    next_cursor: nullable({ type: 'string', description: 'the `before` of the next page; null at the end' }),
+    counts: object({ in_use: int, archived: int }, "the account's projects in use and archived, whatever the filter"),
+  }),
   CancelOutstandingResult: object({
     cancelled: int,
     unspent_reward_cents: { ...cents, description: 'what the cancelled tasks will no longer pay' },

@@ -1,12 +1,12 @@
-import type { ConsoleProjectResponse, DataBody } from '@crowdbox/contracts';
-import { Body, Controller, Get, Headers, HttpCode, Patch, Post, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ConsoleProjectResponse, ConsoleProjectsPage, DataBody } from '@crowdbox/contracts';
+import { Body, Controller, Get, Headers, HttpCode, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ref } from '../bootstrap/openapi-schemas';
-import { ApiData, ApiErrors, ApiIdempotencyKey, ApiSessionAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
+import { ApiData, ApiErrors, ApiIdempotencyKey, ApiPageQuery, ApiSessionAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import { SessionGuard } from '../auth/session.guard';
 import { IdParam } from '../common/http/id-param';
 import { CurrentSession, type SessionPrincipal } from '../common/http/principal';
-import { CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
+import { ConsoleProjectListQueryDto, CreateProjectDto, UpdateProjectDto } from './dto/project.dto';
 import type { CancelResult } from './cancel-outstanding';
 import { ProjectsService } from './projects.service';
 import { validateIdempotencyKey } from '../tasks/idempotency';
@@ -19,11 +19,16 @@ export class ProjectsConsoleController {
   constructor(private readonly projects: ProjectsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List projects', description: 'The account\'s projects, newest first, archived ones too.' })
-  @ApiData(200, { type: 'array', items: ref('ConsoleProject') })
-  @ApiErrors([401, 429])
-  async list(@CurrentSession() session: SessionPrincipal): Promise<DataBody<ConsoleProjectResponse[]>> {
-    return { data: await this.projects.list(session.accountId) };
+  @ApiOperation({
+    summary: 'List projects',
+    description: "A page of the account's projects, newest first (`archived=true` the archived ones, `archived=false` those in use, neither both), with how many it has in use and archived.",
+  })
+  @ApiQuery({ name: 'archived', required: false, enum: ['true', 'false'], description: 'only the archived projects, or only those in use' })
+  @ApiPageQuery()
+  @ApiOkResponse({ description: 'A page.', schema: ref('ConsoleProjectsPage') })
+  @ApiErrors([401, 422, 429], { 422: '`archived`, `before` or `limit` is not one of its values.' })
+  async list(@CurrentSession() session: SessionPrincipal, @Query() query: ConsoleProjectListQueryDto): Promise<ConsoleProjectsPage> {
+    return this.projects.page(session.accountId, query);
   }
 
   @Post()

@@ -1,17 +1,21 @@
 import {
+  type ConsoleProjectListQuery,
+  type ConsoleProjectResponse,
+  type ConsoleProjectsPage,
+  type CreateProjectBody,
+  PAGE_DEFAULT,
+  type ProjectResponse,
   sanitizeTemplate,
   templateVariables,
-  type ConsoleProjectResponse,
-  type CreateProjectBody,
-  type ProjectResponse,
   type UpdateProjectBody,
 } from '@crowdbox/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource, In, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
+import { afterCursorSql, cutPage, pageCursorSql, pageParams } from '../common/page-cursor';
 import { requestHash } from '../common/canonical-json';
 import { onceForKey } from '../tasks/idempotency';
 import { TtlCache } from '../common/ttl-cache';
@@ -105,10 +109,47 @@ export class ProjectsService {
     return this.consoleView(project);
   }
 
+  /**
+   * GET /api/console/projects: a page of the account's projects, newest first, on the shared keyset
+   * (common/page-cursor.ts), with the figures of that page's projects only, and the account's counts in
+   * use and archived. An account with thousands of projects used to get them all, each with figures read
+   * from every one of its tasks (docs/decisions.md, "The project list is paged").
+   */
+  async page(accountId: string, query: ConsoleProjectListQuery): Promise<ConsoleProjectsPage> {
+    const limit = query.limit ?? PAGE_DEFAULT;
+    const archived = query.archived === undefined ? '' : `AND p.archived_at IS ${query.archived === 'true' ? 'NOT ' : ''}NULL`;
+    const rows: Array<{ id: string; cursor: string }> = await this.db.query(
+      `SELECT p.id, ${pageCursorSql('p.created_at', 'p.id')} AS cursor FROM projects p
+        WHERE p.account_id = $1 ${archived} ${query.before ? `AND ${afterCursorSql('p.created_at', 'p.id')}` : ''}
+        ORDER BY p.created_at DESC, p.id DESC
+        LIMIT ${limit + 1}`,
+      pageParams(accountId, query.before),
+    );
+    const page = cutPage(rows, limit);
+    const [counts]: Array<{ in_use: number; archived: number }> = await this.db.query(
+      `SELECT count(*) FILTER (WHERE archived_at IS NULL)::int AS in_use, count(*) FILTER (WHERE archived_at IS NOT NULL)::int AS archived
+         FROM projects WHERE account_id = $1`,
+      [accountId],
+    );
+    return { data: await this.withFigures(page.rows.map(({ id }) => id)), next_cursor: page.next_cursor, counts };
+  }
+
+  /** Every project of the account, newest first, with figures (the account's data file). */
   async list(accountId: string): Promise<ConsoleProjectResponse[]> {
-    const projects = await this.db.getRepository(Project).find({ where: { accountId }, order: { createdAt: 'DESC' } });
-    const stats = await loadProjectStats(this.db, projects.map((p) => p.id));
-    return projects.map((p) => toConsoleProjectResponse(p, statsOrEmpty(stats, p.id)));
+    const projects: Array<{ id: string }> = await this.db.query('SELECT id FROM projects WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [accountId]);
+    return this.withFigures(projects.map(({ id }) => id));
+  }
+
+  /** The console's view of these projects, in this order. */
+  private async withFigures(ids: string[]): Promise<ConsoleProjectResponse[]> {
+    if (ids.length === 0) return [];
+    const projects = await this.db.getRepository(Project).findBy({ id: In(ids) });
+    const byId = new Map(projects.map((p) => [p.id, p]));
+    const stats = await loadProjectStats(this.db, ids);
+    return ids.flatMap((id) => {
+      const project = byId.get(id);
+      return project ? [toConsoleProjectResponse(project, statsOrEmpty(stats, id))] : [];
+    });
   }
 
   async consoleProject(accountId: string, id: string): Promise<ConsoleProjectResponse> {

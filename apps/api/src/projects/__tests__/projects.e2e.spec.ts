@@ -439,7 +439,54 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       expect(res.body.data.map((p: { name: string }) => p.name)).not.toContain('b-one');
       expect(res.body.data.find((p: { uuid: string }) => p.uuid === a1.uuid)).toEqual(a1);
       const empty = await consoleApi('GET', '', await signUp(t));
-      expect(empty.body).toEqual({ data: [] });
+      expect(empty.body).toEqual({ data: [], next_cursor: null, counts: { in_use: 0, archived: 0 } });
+    });
+
+    it('GET list pages newest first, in use or archived, with the figures of the page and the counts of both', async () => {
+      const a = await aRequester(t, { name: 'first' });
+      await aTask(t, a);
+      const made = [a.projectUuid];
+      for (let i = 0; i < 6; i++) made.push((await createProject(t, a, { name: `p${i}` })).uuid);
+      // Two made in the same microsecond as each other, so a page can end between them.
+      await t.db.query(`UPDATE projects SET created_at = '2026-01-01T00:00:00.000001Z' WHERE id = ANY($1::uuid[])`, [made.slice(3, 5)]);
+      for (const uuid of [made[1], made[5]]) expect((await consoleApi('POST', `/${uuid}/archive`, a)).status).toBe(200);
+      const newestFirst: string[] = (await t.db.query('SELECT id FROM projects WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [a.accountId])).map(
+        (r: { id: string }) => r.id,
+      );
+
+      const all: string[] = [];
+      let before: string | null = null;
+      do {
+        const res = await consoleApi('GET', `?limit=2${before ? `&before=${encodeURIComponent(before)}` : ''}`, a);
+        expect(res.status).toBe(200);
+        expect(res.body.data.length).toBeLessThanOrEqual(2);
+        expect(res.body.counts).toEqual({ in_use: 5, archived: 2 });
+        all.push(...res.body.data.map((p: { uuid: string }) => p.uuid));
+        before = res.body.next_cursor;
+      } while (before);
+      expect(all).toEqual(newestFirst);
+
+      const archived = await consoleApi('GET', '?archived=true', a);
+      expect(archived.body.data.map((p: { uuid: string }) => p.uuid)).toEqual(newestFirst.filter((id) => id === made[1] || id === made[5]));
+      const inUse = await consoleApi('GET', '?archived=false', a);
+      expect(inUse.body.data.map((p: { uuid: string }) => p.uuid)).toEqual(newestFirst.filter((id) => id !== made[1] && id !== made[5]));
+      // Each project with its own figures, as its own GET answers them.
+      const first = inUse.body.data.find((p: { uuid: string }) => p.uuid === a.projectUuid);
+      expect(first).toEqual((await consoleApi('GET', `/${a.projectUuid}`, a)).body.data);
+      expect(first.has_published_tasks).toBe(true);
+    });
+
+    it('GET list refuses a bad archived, before or limit: 422 on the field', async () => {
+      const a = await signUp(t);
+      for (const [query, field] of [
+        ['?archived=yes', 'archived'],
+        ['?before=2026-01-01', 'before'],
+        ['?limit=0', 'limit'],
+        ['?limit=101', 'limit'],
+      ]) {
+        const res = await consoleApi('GET', query, a);
+        expect({ query, status: res.status, field: res.body.errors?.[0]?.field }).toEqual({ query, status: 422, field });
+      }
     });
 
     it('answers 401 without a session, and writes nothing', async () => {
