@@ -199,7 +199,9 @@ function NewKey({ created, onDismiss }: { created: CreatedApiKeyResponse; onDism
 }
 
 function FirstCallSection({ secret }: { secret?: string }) {
-  const projects = useLoad((signal) => consoleApi.projects(signal), []);
+  // The newest 100 projects in use are enough to pick one for an example call; an account with more
+  // finds the others' UUIDs on the Projects page, and paging through all of them here would cost as much.
+  const projects = useLoad(async (signal) => (await consoleApi.projects({ archived: false, limit: 100 }, signal)).data, []);
   const [chosen, setChosen] = useState('');
   const selectId = useId();
   return (

@@ -4,6 +4,7 @@ import type {
   BlockWorkerResult,
   CancelOutstandingResult,
   ConsoleProjectResponse,
+  ConsoleProjectsPage,
   ConsoleTaskDetail,
   ConsoleTaskRow,
   CreatedApiKeyResponse,
@@ -23,6 +24,7 @@ import { api, apiRequest } from '../../api/client';
 /** The console API (API.md §4), typed as apps/api/src/console, projects and webhooks answer it. */
 
 export type { BlockedWorkerResponse, BlockWorkerResult, ProjectWorkerRow, ProjectWorkersResponse } from '@crowdbox/contracts';
+export type { ConsoleProjectsPage } from '@crowdbox/contracts';
 export type { ConsoleTaskDetail, ConsoleTaskRow, ProjectProgress, TaskProblem, TaskState, WebhookEventState } from '@crowdbox/contracts';
 export type CancelResult = CancelOutstandingResult;
 export type WebhookEndpoint = WebhookEndpointInfo;
@@ -45,7 +47,13 @@ function query(params: Record<string, string | number | undefined>): string {
 }
 
 export const consoleApi = {
-  projects: (signal?: AbortSignal) => api.get<ConsoleProjectResponse[]>('/api/console/projects', signal),
+  /**
+   * A page of the account's projects, newest first: `archived` true for the archived ones, false for
+   * those in use, left out for both. The page keeps `next_cursor` and the account's `counts` beside
+   * `data`, so this reads the whole body, as `tasks` does.
+   */
+  projects: ({ archived, ...options }: { archived?: boolean; before?: string; limit?: number }, signal?: AbortSignal) =>
+    api.getBody<ConsoleProjectsPage>(`/api/console/projects${query({ ...options, archived: archived === undefined ? undefined : String(archived) })}`, signal),
   project: (uuid: string, signal?: AbortSignal) => api.get<ConsoleProjectResponse>(`/api/console/projects/${id(uuid)}`, signal),
   /** With `idempotencyKey`, the same body sent again with it answers the project the first made (for 24 h). */
   createProject: async (body: CreateProjectBody, idempotencyKey?: string) =>
