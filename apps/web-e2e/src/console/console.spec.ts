@@ -143,8 +143,10 @@ describe('the requester console', () => {
       expect(await page.getByTestId('annotator-label-legend').innerText()).toMatch(/car[\s\S]*person/);
       expect(await page.locator('[data-testid^="annotator-label-"]:not([data-testid="annotator-label-legend"])').count()).toBe(0);
       expect(await page.getByText('Label for new boxes').count()).toBe(0);
-      expect(await task.boxDrawnIn(CAR_CONSENSUS, CAR.color)).toBe(true);
-      expect(await task.boxDrawnIn(PERSON_CONSENSUS, PERSON.color)).toBe(true);
+      // Polled, as the other pixel checks are: the layers paint on an animation frame, and the page's
+      // later content (each worker's agreement) can move the stage after its geometry was read.
+      await expectEventually(() => task.boxDrawnIn(CAR_CONSENSUS, CAR.color), 'the consensus car drawn');
+      await expectEventually(() => task.boxDrawnIn(PERSON_CONSENSUS, PERSON.color), 'the consensus person drawn');
       // The third worker's stray box shows only when that worker's layer is switched on.
       expect(await task.workerToggles.count()).toBe(3);
       const strayColor = '#4363d8'; // the third worker's colour on the task page
