@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { act, render, screen } from '@testing-library/react';
 import { TextEncoder } from 'node:util';
 import { consoleApi } from '../../lib/console-api';
+import { aConsoleProject } from '../../__tests__/console-project.fixture';
 
 // "Your first call" offers the newest projects in use, from one page of the paged project list
 // (docs/decisions.md, "The project list is paged").
@@ -20,27 +21,7 @@ afterEach(() => {
 });
 
 function project(n: number): ConsoleProjectResponse {
-  return {
-    uuid: `0b6c3b3e-58f4-4a53-9d0a-6a2f4c9c${String(n).padStart(4, '0')}`,
-    name: `project-${n}`,
-    display_name: `Project ${n}`,
-    display_short_description: 'Boxes around cars',
-    default_required_submissions: 1,
-    default_reward: 25,
-    allowed_completion_time_seconds: 600,
-    has_published_tasks: false,
-    available_task_count: 0,
-    average_outstanding_task_reward_cents: 0,
-    lifetime_payments_to_workers_cents: 0,
-    template: '<p>Box every car in [[place]]</p>',
-    variables: { place: null },
-    labels: [{ name: 'car', color: '#1f77b4' }],
-    image_variable: 'image_url',
-    consensus_iou_threshold: 0.5,
-    created_at: '2026-11-01T10:00:00.000Z',
-    updated_at: '2026-11-01T10:00:00.000Z',
-    archived_at: null,
-  };
+  return aConsoleProject(n, { template: '<p>Box every car in [[place]]</p>', variables: { place: null } });
 }
 
 describe('ApiKeysPage, Your first call', () => {
