@@ -74,8 +74,14 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
   // <RequireSession> shows the console only to a signed-in user; the stored draft is that user's.
   const userId = useSession().user?.id ?? '';
   const draftRoute = project ? `/console/projects/${project.uuid}/settings` : '/console/projects/new';
+  // The newest version of the project known here: a save's answer until the page's re-read (onReload)
+  // brings that version or a newer one. Saves go over it (expected_updated_at) and label changes are
+  // measured against its labels: with the prop alone, a second Save pressed before the re-read arrived
+  // went over the version the first save had replaced, and was refused as "changed elsewhere".
+  const [savedVersion, setSavedVersion] = useState<ConsoleProjectResponse | null>(null);
+  const current = project && savedVersion && Date.parse(savedVersion.updated_at) > Date.parse(project.updated_at) ? savedVersion : project;
   // A settings draft is restored only over the very version of the project it was typed over.
-  const base = project?.updated_at ?? null;
+  const base = current?.updated_at ?? null;
   const [stored] = useState(() => (userId ? loadFormDraft(userId, draftRoute, isProjectDraft, base) : null));
   const [restoreNote, setRestoreNote] = useState(stored?.status ?? null);
   const [draft, setDraft] = useState(stored?.status === 'restored' ? stored.value : initial);
@@ -93,7 +99,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
   // The version a save was refused over (saved elsewhere since); once the newer one is read, the note says
   // that what was typed stayed, and the next save goes over the newer version.
   const [conflictAt, setConflictAt] = useState<string | null>(null);
-  const reloaded = conflictAt !== null && project?.updated_at !== conflictAt;
+  const reloaded = conflictAt !== null && current?.updated_at !== conflictAt;
   const conflictRef = useRef<HTMLDivElement>(null);
   const errorFor = (field: string) => errors.find((e) => e.field === field)?.detail;
   const formRef = useRef<HTMLFormElement>(null);
@@ -157,8 +163,9 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
     setSaved('');
     try {
       const body = toProjectBody(draft);
-      if (project) {
-        const updated = await consoleApi.updateProject(project.uuid, project.updated_at, body);
+      if (current) {
+        const updated = await consoleApi.updateProject(current.uuid, current.updated_at, body);
+        setSavedVersion(updated);
         forgetDraft();
         setRestoreNote(null);
         setConflictAt(null);
@@ -172,8 +179,8 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
         navigate(`/console/projects/${created.uuid}`);
       }
     } catch (error) {
-      if (project && isChangedElsewhere(error)) {
-        setConflictAt(project.updated_at);
+      if (current && isChangedElsewhere(error)) {
+        setConflictAt(current.updated_at);
       } else {
         refused();
         setErrors(errorItems(error));
@@ -196,7 +203,7 @@ function ProjectForm({ initial, project, onReload }: FormProps) {
     // the second save, made over the version the first replaced, was refused as "changed elsewhere".
     setBusy(true);
     try {
-      const change = project ? await labelChangeToConfirm(project, draft.labels) : null;
+      const change = current ? await labelChangeToConfirm(current, draft.labels) : null;
       if (change) {
         setBusy(false);
         return setLabelChange(change);
