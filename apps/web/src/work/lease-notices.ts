@@ -21,6 +21,15 @@ export function earlierNotice({ lost, lostBoxes, submitted }: SettledDrafts): Le
   return submitted > 0 ? { tone: 'info', text: 'Your previous task here was submitted. This is a new task.' } : null;
 }
 
+/**
+ * The notice of what just happened (a submit and its reward) with the one about the earlier leases' drafts:
+ * both are said, neither in the other's place (docs/annotator.md), in the warning colour when either warns.
+ */
+export function withEarlier(notice: LeaseNotice | null, earlier: LeaseNotice | null): LeaseNotice | null {
+  if (!notice || !earlier) return notice ?? earlier;
+  return { tone: earlier.tone === 'warning' ? 'warning' : notice.tone, text: `${notice.text} ${earlier.text}` };
+}
+
 /** What the task page hands the work list (router state) after "Submit and stop": the notice to show there. */
 export interface WorkListState {
   notice: LeaseNotice;

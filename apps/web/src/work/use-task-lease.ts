@@ -14,6 +14,7 @@ import {
   SKIPPED_NOTICE,
   SUBMIT_ARRIVED_NOTICE,
   submittedNotice,
+  withEarlier,
   type ActionFailure,
   type LeaseNotice,
 } from './lease-notices';
@@ -70,6 +71,8 @@ function checkOutOnce(projectUuid: string, userId: string): Promise<LeaseHandout
 export function useTaskLease(projectUuid: string, userId: string, onStopped?: (notice: LeaseNotice) => void) {
   const [state, setState] = useState<LeaseState>({ kind: 'loading' });
   const [notice, setNotice] = useState<LeaseNotice | null>(null);
+  // What became of the earlier leases' drafts, said beside `notice`: in its place, it hid a submit's confirmation.
+  const [earlierDrafts, setEarlierDrafts] = useState<LeaseNotice | null>(null);
   const [busy, setBusy] = useState<Busy>(null);
   const [failure, setFailure] = useState<ActionFailure | null>(null);
   const alive = useRef(true);
@@ -94,13 +97,15 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
       if (!alive.current) return;
       setState({ kind: 'loading' });
       setFailure(null);
+      setEarlierDrafts(null);
       try {
         await givingBack.current;
         givingBack.current = null;
         const { checkout, resumed, earlier } = await checkOutOnce(projectUuid, userId);
         if (!alive.current) return;
         const draft = loadDraft(userId, checkout.checkout_id);
-        setNotice(earlierNotice(earlier) ?? afterNotice);
+        setNotice(afterNotice);
+        setEarlierDrafts(earlierNotice(earlier));
         setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], initialImage: draft?.image, resumed });
       } catch (error) {
         if (!alive.current) return;
@@ -119,6 +124,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   useEffect(() => {
     alive.current = true;
     setNotice(null);
+    setEarlierDrafts(null);
     void next(null);
     return () => {
       alive.current = false;
@@ -320,7 +326,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
 
   return {
     state,
-    notice,
+    notice: withEarlier(notice, earlierDrafts),
     busy,
     failure,
     next: () => next(null),
@@ -329,7 +335,10 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
     expire,
     keepDraft,
     watchOtherTabs,
-    dismissNotice: () => setNotice(null),
+    dismissNotice: () => {
+      setNotice(null);
+      setEarlierDrafts(null);
+    },
   };
 }
 

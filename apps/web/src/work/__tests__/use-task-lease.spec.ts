@@ -1,0 +1,74 @@
+import type { Box } from '@crowdbox/boxes';
+import type { CheckoutResponse } from '@crowdbox/contracts';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { act, renderHook } from '@testing-library/react';
+import { ApiError } from '../../api/client';
+import { workApi } from '../../api/work.api';
+import { saveDraft } from '../draft-store';
+import { useTaskLease } from '../use-task-lease';
+
+// The lease life cycle's notices about drafts left by earlier leases of the project (settle-drafts.ts).
+
+const PROJECT = 'p-1';
+const USER = 'u1';
+const box: Box = { label: 'car', center_x: 50, center_y: 50, width: 20, height: 20 };
+
+function aLease(checkoutId: string): CheckoutResponse {
+  return {
+    checkout_id: checkoutId,
+    task_uuid: `task-${checkoutId}`,
+    project_uuid: PROJECT,
+    prompt: '<p>Box every car</p>',
+    external_image_url: 'https://example.com/a.jpg',
+    labels: [{ name: 'car', color: '#1f77b4' }],
+    reward: 25,
+    checked_out_at: '2026-11-26T10:00:00.000Z',
+    expires_at: '2026-11-26T10:10:00.000Z',
+  };
+}
+
+/** The project hands out these leases, one per checkout. */
+function handsOut(...checkoutIds: string[]) {
+  const checkOut = jest.spyOn(workApi, 'checkOut');
+  for (const id of checkoutIds) {
+    const data = aLease(id);
+    checkOut.mockResolvedValueOnce({ data, body: { data }, status: 201 });
+  }
+  return checkOut;
+}
+
+const NO_ANSWER = () => new ApiError(0, [{ field: 'root', detail: 'The server could not be reached.' }], false);
+
+beforeEach(() => {
+  localStorage.clear();
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+async function openProject() {
+  const view = renderHook(() => useTaskLease(PROJECT, USER));
+  await act(async () => undefined);
+  return view.result;
+}
+
+describe('the notice about an earlier lease’s draft', () => {
+  it('is said beside the submit’s confirmation, not in its place, when that draft is settled at the next checkout', async () => {
+    // A draft of a lease that ended before; the server cannot be asked about it at the first checkout.
+    saveDraft(USER, { checkout_id: 'old', project_uuid: PROJECT, boxes: [box, box] });
+    handsOut('c1', 'c2');
+    jest.spyOn(workApi, 'checkoutState').mockRejectedValueOnce(NO_ANSWER()).mockResolvedValueOnce({ checkout_id: 'old', state: 'expired' });
+    jest.spyOn(workApi, 'submit').mockResolvedValue({ submission_id: 's1', reward: 25 });
+
+    const lease = await openProject();
+    expect(lease.current.state).toMatchObject({ kind: 'task', checkout: { checkout_id: 'c1' } });
+    expect(lease.current.notice).toBeNull();
+
+    await act(() => lease.current.submit(aLease('c1'), [box], { width: 100, height: 100 }));
+    expect(lease.current.state).toMatchObject({ kind: 'task', checkout: { checkout_id: 'c2' } });
+    expect(lease.current.notice?.text).toContain('Submitted 1 box. You earned $0.25.');
+    expect(lease.current.notice?.text).toContain('Your previous task here ended before it was submitted');
+    expect(lease.current.notice?.text).toContain('its 2 boxes were not sent');
+  });
+});
