@@ -47,6 +47,7 @@ import { UserDeletedAt1766900000000 } from './migrations/1766900000000-user-dele
 import { WorkerBlocks1767000000000 } from './migrations/1767000000000-worker-blocks';
 import { BlockedWorkerLeaseGuard1767100000000 } from './migrations/1767100000000-blocked-worker-lease-guard';
 import { SessionDevices1767200000000 } from './migrations/1767200000000-session-devices';
+import { ConsensusRuleWriters1767300000000 } from './migrations/1767300000000-consensus-rule-writers';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -103,6 +104,7 @@ export const MIGRATIONS = [
   WorkerBlocks1767000000000,
   BlockedWorkerLeaseGuard1767100000000,
   SessionDevices1767200000000,
+  ConsensusRuleWriters1767300000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -28,6 +28,14 @@ const logger = new Logger('StoredConsensus');
 export const CONSENSUS_RULE = 3;
 
 /**
+ * A FROM item that marks its statement as a writer of the current rule: a transaction-local setting the
+ * rule's reset trigger reads (migration 1767300000000), so storing the consensus of a new threshold over
+ * one of this rule keeps the rule. Without it the trigger takes such a write for one of the code before
+ * rules, which leaves the column as it finds it, and resets the rule to 1.
+ */
+const CURRENT_RULE_WRITE = `(SELECT set_config('crowdbox.consensus_rule', '${CONSENSUS_RULE}', true)) AS current_rule_write`;
+
+/**
  * SQL: true when the task aliased `t` has a stored consensus computed with `threshold` (an SQL
  * expression of type real: a parameter `$n::real` or `p.consensus_iou_threshold`) by this rule. Both
  * sides are `real`, so the comparison is exact.
@@ -86,7 +94,7 @@ const STORE_CONSENSUS: PreparedStatement = {
   text: `
   UPDATE tasks t SET consensus = x.consensus::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE},
          ${STORE_FRAME.replace('%w', 'x.width').replace('%h', 'x.height')}
-    FROM unnest($1::uuid[], $3::text[], $4::int[], $5::int[]) AS x(id, consensus, width, height), ${ASYNC_COMMIT}
+    FROM unnest($1::uuid[], $3::text[], $4::int[], $5::int[]) AS x(id, consensus, width, height), ${ASYNC_COMMIT}, ${CURRENT_RULE_WRITE}
    WHERE t.id = x.id AND t.completed_at IS NOT NULL AND ${replaceable('$2::real')}`,
 };
 
@@ -101,7 +109,7 @@ const STORE_ONE_CONSENSUS: PreparedStatement = {
   text: `
   UPDATE tasks t SET consensus = $3::json, consensus_iou_threshold = $2::real, consensus_rule = ${CONSENSUS_RULE},
          ${STORE_FRAME.replace('%w', '$4::int').replace('%h', '$5::int')}
-    FROM ${ASYNC_COMMIT}
+    FROM ${ASYNC_COMMIT}, ${CURRENT_RULE_WRITE}
    WHERE t.id = $1 AND t.completed_at IS NOT NULL AND ${replaceable('$2::real')}`,
 };
 

@@ -5,6 +5,7 @@ import { aRequester, aTask, signUp, type Requester } from '../../../test/factori
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, STANDARD_AT_05, STANDARD_AT_095, STANDARD_SUBMISSIONS } from '../../../test/consensus-fixtures';
 import { ConsensusRefresh } from '../consensus-refresh';
+import { CONSENSUS_RULE } from '../stored-consensus';
 
 /**
  * The jobs role's consensus refresh (consensus-refresh.ts, migration 1766100000000): a threshold change
@@ -34,6 +35,12 @@ describe('consensus refresh', () => {
       [ids],
     );
     return ids.map((id) => rows.find((row) => row.id === id)?.threshold ?? null);
+  };
+
+  /** The stored consensus rule of the tasks, in their order. */
+  const storedRules = async (ids: string[]): Promise<number[]> => {
+    const rows: Array<{ id: string; rule: number }> = await t.db.query('SELECT id, consensus_rule AS rule FROM tasks WHERE id = ANY($1)', [ids]);
+    return ids.map((id) => rows.find((row) => row.id === id)?.rule ?? -1);
   };
 
   /** `n` tasks of `r`, each completed (with SQL, nothing stored) by three workers' standard submissions. */
@@ -98,6 +105,30 @@ describe('consensus refresh', () => {
     expect(await refresh.tick()).toBe(3);
     const back: Array<{ consensus: unknown }> = await t.db.query('SELECT consensus FROM tasks WHERE id = ANY($1)', [ids]);
     for (const row of back) expect(row.consensus).toEqual(STANDARD_AT_05);
+  });
+
+  it('keeps what it stores over a consensus of the current rule: the next export computes nothing', async () => {
+    const r = await aRequester(t);
+    const ids = await completeTasks(r, 2);
+    // Stored by the current rule at 0.5, as every completing submit stores it.
+    await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}/annotations`, headers: { apikey: r.liveKey } });
+    expect(await storedRules(ids)).toEqual([CONSENSUS_RULE, CONSENSUS_RULE]);
+
+    await patch(r, { consensus_iou_threshold: 0.95 });
+    expect(await refresh.tick()).toBe(2);
+    // Before migration 1767300000000 the rule's reset trigger took these for writes of the code before
+    // rules and set the rule to 1, so the export computed every task again.
+    expect(await storedRules(ids)).toEqual([CONSENSUS_RULE, CONSENSUS_RULE]);
+    // So the export answers the stored text: a marker put there shows.
+    const marker = [{ label: 'car', center_x: 11, center_y: 22, width: 7, height: 4, support: 9, agreement: 0.123 }];
+    await t.db.query('UPDATE tasks SET consensus = $2::json WHERE id = $1', [ids[1], JSON.stringify(marker)]);
+    const exported = await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}/annotations`, headers: { apikey: r.liveKey } });
+    expect(exported.body.data.map((e: { annotations: unknown }) => e.annotations)).toEqual([STANDARD_AT_095, marker]);
+
+    // A reader's store after a change the refresh has not reached keeps the rule too.
+    await patch(r, { consensus_iou_threshold: 0.5 });
+    await t.request({ method: 'GET', url: `/api/v1/projects/${r.projectUuid}/annotations`, headers: { apikey: r.liveKey } });
+    expect(await storedRules(ids)).toEqual([CONSENSUS_RULE, CONSENSUS_RULE]);
   });
 
   it('walks more complete tasks than one page, and leaves incomplete ones alone', async () => {
