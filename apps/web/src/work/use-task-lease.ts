@@ -4,7 +4,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, errorItems, mayHaveArrived } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
-import { clearDraft, loadDraft, saveDraft, userDrafts, watchDraft } from './draft-store';
+import { clearDraft, loadDraft, saveDraft, userDrafts, watchDraft, type Draft } from './draft-store';
 import { leaseOutcomeOf, type LeaseEnd } from './lease-end';
 import {
   ALREADY_SUBMITTED_NOTICE,
@@ -19,7 +19,7 @@ import {
   type LeaseNotice,
 } from './lease-notices';
 import { leaseOutcomeNow, leaseOutcomeOnceEnded } from './lease-outcome';
-import { settleDrafts, type SettledDrafts } from './settle-drafts';
+import { settleDrafts } from './settle-drafts';
 import { currentMaxBoxes, refusedForBoxCount } from './too-many-boxes';
 
 /** Where the worker is on one project's tasks. */
@@ -38,19 +38,19 @@ export type Busy = 'submit' | 'skip' | 'check' | null;
 interface LeaseHandout {
   checkout: CheckoutResponse;
   resumed: boolean;
-  /** What the server says became of the drafts of this project's earlier leases (cleared once it said). */
-  earlier: SettledDrafts;
+  /** The drafts of this project's earlier leases, to settle with the server (settle-drafts.ts). */
+  leftover: Draft[];
 }
 
 async function checkOut(projectUuid: string, userId: string): Promise<LeaseHandout> {
   const { data: checkout, status } = await workApi.checkOut(projectUuid);
   // A worker holds one active lease per project, and this is it: every other draft here is of a lease that ended.
   const leftover = userDrafts(userId).filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
-  return { checkout, resumed: status === 200, earlier: await settleDrafts(userId, leftover) };
+  return { checkout, resumed: status === 200, leftover };
 }
 
-// One checkout per project at a time: StrictMode's double effect (or a double click) shares it, and
-// with it the one look at the drafts, instead of racing two POSTs.
+// One checkout per project at a time: StrictMode's double effect (or a double click) shares it instead
+// of racing two POSTs.
 const inFlight = new Map<string, Promise<LeaseHandout>>();
 function checkOutOnce(projectUuid: string, userId: string): Promise<LeaseHandout> {
   const key = `${userId}:${projectUuid}`;
@@ -76,6 +76,9 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   const [busy, setBusy] = useState<Busy>(null);
   const [failure, setFailure] = useState<ActionFailure | null>(null);
   const alive = useRef(true);
+  // The lease the last checkout handed out, until the next checkout starts: an earlier drafts' notice is
+  // for that lease's screen only, not for one the page has moved on to since.
+  const handedOut = useRef<string | null>(null);
   // The give-back of a lease the page ended by its own clock (expire below); the next checkout waits for it.
   const givingBack = useRef<Promise<unknown> | null>(null);
   // The lease whose submit or Skip is out (its answer decides what became of it, even past the page's
@@ -98,15 +101,21 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
       setState({ kind: 'loading' });
       setFailure(null);
       setEarlierDrafts(null);
+      handedOut.current = null;
       try {
         await givingBack.current;
         givingBack.current = null;
-        const { checkout, resumed, earlier } = await checkOutOnce(projectUuid, userId);
+        const { checkout, resumed, leftover } = await checkOutOnce(projectUuid, userId);
         if (!alive.current) return;
         const draft = loadDraft(userId, checkout.checkout_id);
         setNotice(afterNotice);
-        setEarlierDrafts(earlierNotice(earlier));
+        handedOut.current = checkout.checkout_id;
         setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], initialImage: draft?.image, resumed });
+        // The lease's time runs from the checkout, so the task is shown at once; the server is asked about
+        // the earlier drafts meanwhile (each question up to 20 s), and its answer is said when it comes.
+        void settleDrafts(userId, leftover).then((earlier) => {
+          if (alive.current && handedOut.current === checkout.checkout_id) setEarlierDrafts(earlierNotice(earlier));
+        });
       } catch (error) {
         if (!alive.current) return;
         // What became of the previous task (a submit and its reward) stays on screen whatever this call did.
