@@ -52,9 +52,9 @@ export function retryUrl(url: string, attempt: number, base: string): string {
 }
 
 /**
- * Loads `url`: an error is status 'error' until `retry()`. No answer within `timeoutMs` is 'error' too,
- * so the worker is not left looking at "Loading image…", but the load goes on: a big image on a slow
- * line that arrives later is still shown ('loaded'). Cutting it at the timeout made such an image
+ * Loads `url`: an error, or an image of no size, is status 'error' until `retry()`. No answer within
+ * `timeoutMs` is 'error' too, so the worker is not left looking at "Loading image…", but the load goes
+ * on: a big image on a slow line that arrives later is still shown ('loaded'). Cutting it at the timeout made such an image
  * impossible to load, every Retry starting it again from nothing.
  */
 export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage {
@@ -82,7 +82,11 @@ export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage
         if (settled) return;
         settled = true;
         void imageFrame(img).then((size) => {
-          if (current === img) setLoaded({ image: img, status: 'loaded', size });
+          if (current !== img) return;
+          // A size of nothing (some browsers give an SVG with only a viewBox 0x0) has nothing to draw on
+          // and no fit to the stage: it is an image that did not load, with Retry, not a RangeError.
+          if (size.width > 0 && size.height > 0) setLoaded({ image: img, status: 'loaded', size });
+          else showError();
         });
       };
       img.onerror = () => {

@@ -87,6 +87,18 @@ describe('Annotator', () => {
     expect(statuses).toEqual(['loading', 'error']);
   });
 
+  it('says the image did not load when the browser gives it no size (an SVG with only a viewBox, in some browsers)', async () => {
+    restore.shift()?.();
+    restore.push(installFakeImage({ width: 0, height: 0 }));
+    const statuses: string[] = [];
+    const onImageSize = jest.fn();
+    render(<Annotator imageUrl="/img/viewbox-only.svg" labels={LABELS} boxes={[]} onChange={() => undefined} onImageSize={onImageSize} onImageStatus={(st) => statuses.push(st)} />);
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', "The image didn’t load.");
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    expect(statuses).toEqual(['loading', 'error']);
+    expect(onImageSize).not.toHaveBeenCalled();
+  });
+
   it('loads the image again on Retry, with a cache-busting URL, and gives the focus to the stage', async () => {
     restore.shift()?.();
     const loads: string[] = [];
