@@ -89,6 +89,31 @@ const RECORD_ATTEMPTS: PreparedStatement = {
     RETURNING e.id`,
 };
 
+/**
+ * Moves the next attempt of events whose receiver was busy to when their job comes back ($2, ms from
+ * now), unless a redeliver reset the event since its read ($3). Nothing was sent, so nothing is logged;
+ * but the row must say when the event goes next: the console shows it, and the relay takes an event whose
+ * time is past for one whose job was lost, so a slow receiver's backlog, left at its first time, filled
+ * every page of every relay pass (oldest first) and kept the relay from the events after it. Without
+ * waiting for the disk (ASYNC_COMMIT): a crash that loses it leaves the old time, which the relay reads as
+ * overdue and re-adds the job, a no-op while it is queued.
+ */
+const DEFER_EVENTS: PreparedStatement = {
+  name: 'webhook_delivery_defer_events',
+  text: `
+    UPDATE webhook_events e SET next_attempt_at = now() + make_interval(secs => i.delay_ms / 1000)
+      FROM unnest($1::uuid[], $2::double precision[], $3::int[]) AS i(event_id, delay_ms, redeliveries), ${ASYNC_COMMIT}
+     WHERE e.id = i.event_id AND e.state = 'pending' AND e.redeliveries = i.redeliveries`,
+};
+
+/** An event whose receiver was busy: its job waits `delayMs` in the queue (ReceiverSlots). */
+export interface Deferral {
+  eventId: string;
+  delayMs: number;
+  /** The event's `redeliveries` as the delivery read it (AttemptRecord.redeliveries). */
+  redeliveries: number;
+}
+
 /** Most rows one statement takes: past this, a batch's round trip no longer saves anything worth its size. */
 const MAX_BATCH = 100;
 
@@ -102,6 +127,7 @@ const MAX_BATCH = 100;
 export class DeliveryBatches {
   private readonly reads: DataLoader<string, EventRow | undefined>;
   private readonly records: DataLoader<AttemptRecord, boolean>;
+  private readonly deferrals: DataLoader<Deferral, void>;
 
   /** `db`: the app's DataSource; a test may pin the statements to one connection instead. */
   constructor(db: DataSource | PoolClient) {
@@ -127,9 +153,14 @@ export class DeliveryBatches {
       const applied = new Set(moved.map((row) => row.id));
       return records.map((r) => applied.has(r.eventId));
     };
+    const deferEvents = async (deferrals: readonly Deferral[]) => {
+      await runPrepared(db, DEFER_EVENTS, [deferrals.map((d) => d.eventId), deferrals.map((d) => d.delayMs), deferrals.map((d) => d.redeliveries)]);
+      return deferrals.map(() => undefined);
+    };
     const options = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (flush: () => void) => setImmediate(flush) };
     this.reads = new DataLoader(rowByRowOnFailure(readEvents), options);
     this.records = new DataLoader(rowByRowOnFailure(recordAttempts), options);
+    this.deferrals = new DataLoader(rowByRowOnFailure(deferEvents), options);
   }
 
   /** The event with what its delivery needs; undefined when there is no such event. */
@@ -143,6 +174,11 @@ export class DeliveryBatches {
    */
   recordAttempt(record: AttemptRecord): Promise<boolean> {
     return this.records.load(record);
+  }
+
+  /** Records when the event of a busy receiver goes next (DEFER_EVENTS). */
+  recordDeferral(deferral: Deferral): Promise<void> {
+    return this.deferrals.load(deferral);
   }
 }
 

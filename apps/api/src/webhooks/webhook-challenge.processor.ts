@@ -11,6 +11,7 @@ import { WebhookMetrics } from '../metrics/webhook-metrics';
 import { ACCOUNT_DELETED, accountDeletedSql } from './deleted-account';
 import { releaseParkedPage } from './parked-events';
 import { deferralMs, ReceiverSlots } from './receiver-slots';
+import { ASYNC_COMMIT } from '../database/async-commit';
 import { nextDelayMs } from './retry-policy';
 import { signatureHeaders, signingSecretsSql } from './signing';
 import { WebhookJobs } from './webhook-jobs';
@@ -135,12 +136,24 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
 
   /**
    * Back to the queue unsent, for about as long as the receiver or the account has been busy (nothing
-   * was sent, so the address's schedule is not spent). The endpoint's next_attempt_at stays as it was:
-   * the relay's re-enqueue of an overdue challenge is a no-op while this delayed job exists.
+   * was sent, so the address's schedule is not spent, nor its attempts counted). The address's
+   * next_attempt_at says when: the relay takes a challenge whose time is past for one whose job was
+   * lost, oldest first, so an account's thousands of addresses that never answer, left at their first
+   * time, filled every relay page and kept it from other accounts' challenges. Without waiting for the
+   * disk (ASYNC_COMMIT): lost in a crash, the old time only makes the relay re-add the job, a no-op
+   * while it waits; a failed write is only logged, for the same reason.
    */
   private async defer(job: Job<WebhookChallengeJob>, token: string | undefined, busyForMs: number): Promise<never> {
     this.metrics.challenge.busy.inc();
-    await job.moveToDelayed(Date.now() + deferralMs(busyForMs), token);
+    const delayMs = deferralMs(busyForMs);
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    await this.db
+      .query(
+        `UPDATE webhook_endpoints SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+           FROM ${ASYNC_COMMIT} WHERE id = $1 AND state = 'pending'`,
+        [job.data.endpointId, delayMs],
+      )
+      .catch((error: Error) => this.logger.warn(`webhook address ${job.data.endpointId}: its next challenge time was not recorded: ${error.message}`));
     throw new DelayedError();
   }
 }

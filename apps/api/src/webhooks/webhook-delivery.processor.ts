@@ -93,9 +93,15 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
     const outcome = await this.sender.postUnlessBusy(event.url, body, signatureHeaders(event.secrets, eventId, body), this.config.WEBHOOK_RECEIVER_WAIT_MS);
     if ('busyForMs' in outcome) {
       // Nothing was sent, so no attempt is logged. The job waits in Redis about as long as the receiver
-      // has been stuck, so a slow receiver's backlog comes back as a trickle, not a busy loop.
+      // has been stuck, so a slow receiver's backlog comes back as a trickle, not a busy loop; the row
+      // says when, for the console and the relay. A failed write leaves the old time: the relay re-adds
+      // the job then, a no-op while it waits, so it is only logged.
       this.metrics.delivery.busy.inc();
-      await job.moveToDelayed(Date.now() + deferralMs(outcome.busyForMs), token);
+      const delayMs = deferralMs(outcome.busyForMs);
+      await job.moveToDelayed(Date.now() + delayMs, token);
+      await this.batches
+        .recordDeferral({ eventId, delayMs, redeliveries: event.redeliveries })
+        .catch((error: Error) => this.logger.warn(`webhook event ${eventId}: its next attempt time was not recorded: ${error.message}`));
       throw new DelayedError();
     }
 

@@ -101,6 +101,15 @@ describe('webhook challenges: receivers that never answer', () => {
       expect(await confirmationMs('/good-3')).toBeLessThan(WELL_UNDER_THE_TIMEOUT_MS);
       expect(silent.reduce((n, s) => n + s.accepted, 0)).toBe(1);
       expect(await stateOf(flooding)).toEqual(['pending', 'pending', 'pending', 'pending']);
+      // And the rows of those back in the queue say when they go next: left at their registration, long
+      // past, the relay's pages (oldest overdue first) took them for lost jobs, so an account with
+      // thousands of such addresses filled every page and kept the relay from other accounts' challenges.
+      // (attempt_count 0: not the one in flight, whose time out sets its retry's time.)
+      const deferred = async (): Promise<number> =>
+        Number(
+          (await t.db.query(`SELECT count(*) AS n FROM webhook_endpoints WHERE account_id = $1 AND state = 'pending' AND attempt_count = 0 AND next_attempt_at > now()`, [flooding.accountId]))[0].n,
+        );
+      expect(await eventually(async () => (await deferred()) >= 1, 5000)).toBe(true);
     } finally {
       await Promise.all(silent.map((s) => s.stop()));
     }

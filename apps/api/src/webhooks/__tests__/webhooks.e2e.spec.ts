@@ -618,6 +618,29 @@ describe('webhooks: a slow receiver', () => {
     expect(slow.events('/stuck').length).toBe(5);
     expect(log.map((e: { attempt_count: number }) => e.attempt_count)).toEqual([1, 1, 1, 1, 1, 1, 1]);
   });
+
+  it('says when an event its receiver was too busy for goes next, so the relay does not take it for lost', async () => {
+    const r = await aRequester(t);
+    await completeTaskWithCallback(t, r, worker, slow.url('/later'));
+    await eventually(() => slow.events('/later').length === 1);
+    slow.on('/later', async (req) => (await sleep(2000), echoChallenge(req, 0)));
+    for (let i = 0; i < 3; i += 1) await completeTaskWithCallback(t, r, worker, slow.url('/later'));
+
+    // One request at a time, 2 s each, 300 ms of patience: two of the three go back to the queue unsent
+    // for a second or more, and their rows say until when. They used to keep their first time, long
+    // past, which the relay's pages (oldest overdue first) read as lost jobs, and the console showed as
+    // the next attempt.
+    const deferred = await eventually(async () => {
+      const events: Array<{ state: string; next_attempt_at: string | null; attempt_count: number }> = await eventLog(t, r);
+      return events.find((e) => e.state === 'pending' && e.attempt_count === 0 && e.next_attempt_at !== null && Date.parse(e.next_attempt_at) > Date.now());
+    }, 10_000);
+    expect(deferred).toBeTruthy();
+    const log = await eventually(async () => {
+      const events = await eventLog(t, r);
+      return events.length === 4 && events.every((e: { state: string }) => e.state === 'delivered') && events;
+    }, 30_000);
+    expect(log.map((e: { attempt_count: number }) => e.attempt_count)).toEqual([1, 1, 1, 1]);
+  });
 });
 
 describe('webhooks: an address that never confirms', () => {
