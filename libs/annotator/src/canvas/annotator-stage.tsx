@@ -1,5 +1,5 @@
 import type Konva from 'konva';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { JSX } from 'react';
 import { Image as KonvaImage, Label, Layer, Rect, Stage, Tag, Text, Transformer } from './konva-parts';
 import type { OverlayBoxSet } from '../annotator.types';
@@ -75,6 +75,9 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
 
   const { viewport, boxes, selected } = state;
   const selectedBox = selected === null ? null : (boxes[selected] ?? null);
+
+  // A zoom or pan in the middle of a drag: the dragged box, which this render put where the stored box is, goes back under the pointer.
+  useLayoutEffect(() => handlers.viewportChanged(), [handlers, viewport]);
 
   useEffect(() => {
     const transformer = transformerRef.current;

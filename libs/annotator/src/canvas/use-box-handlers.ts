@@ -1,5 +1,7 @@
 import type Konva from 'konva';
 import { useEffect, useMemo, useRef } from 'react';
+import { imageToScreen, screenToImage } from '@crowdbox/boxes';
+import type { Point } from '@crowdbox/boxes';
 import { actions } from '../store/editor.actions';
 import type { EditorAction } from '../store/editor.actions';
 import type { EditorStore } from '../store/editor-store';
@@ -27,18 +29,31 @@ const nodeRect = (node: Konva.Rect): NodeRect => ({
   height: node.height() * node.scaleY(),
 });
 
+/** The box handlers, and what the stage calls after each render with a new viewport. */
+export interface BoxDragHandlers extends BoxHandlers {
+  /**
+   * The viewport changed (a wheel zoom, a zoom or pan key) while a box may be dragged: React has just put
+   * the dragged node back where the stored box is at the new viewport; it goes back under the pointer.
+   */
+  viewportChanged(): void;
+}
+
 /**
  * Move and resize: Konva moves or scales the node while the pointer is down, and on release the
  * node's screen rect goes through screenToImage into one store action. The node is then put exactly
  * where the stored (clamped, rounded) box is, since React would not touch it if its props are equal.
+ *
+ * A drag is followed in image pixels: the image point the pointer grabbed (from the box's top-left)
+ * stays under the pointer, and the drop is where the box's top-left last was in the image. Konva keeps
+ * the grip as a screen offset, which a zoom in the middle of the drag would make wrong.
  */
-export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
+export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
   const latest = useRef(options);
   useEffect(() => {
     latest.current = options;
   });
 
-  return useMemo<BoxHandlers>(() => {
+  return useMemo<BoxDragHandlers>(() => {
     const followTag = (node: Konva.Rect): void => {
       latest.current.tag()?.position(tagPosition(nodeRect(node), TAG_HEIGHT));
     };
@@ -58,6 +73,26 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
       node.zIndex(Math.min(home.index, home.layer.children.length - 1));
       home = null;
     };
+    // The dragged box: its grip (the grabbed image point less the box's top-left) and its top-left, in image pixels.
+    let held: { node: Konva.Rect; grip: Point | null; at: Point | null } | null = null;
+    // Where the dragged node goes for the pointer now (Konva proposes `proposed`), kept inside the image.
+    const follow = (node: Konva.Rect, proposed: Point): Point => {
+      const { image, viewport } = latest.current.store.getState();
+      const pointer = node.getStage()?.getPointerPosition();
+      let pos = proposed;
+      if (held && pointer) {
+        const under = screenToImage(pointer, viewport);
+        if (!held.grip) {
+          const topLeft = screenToImage(proposed, viewport);
+          held.grip = { x: under.x - topLeft.x, y: under.y - topLeft.y };
+        }
+        pos = imageToScreen({ x: under.x - held.grip.x, y: under.y - held.grip.y }, viewport);
+      }
+      if (!image) return pos;
+      const bounded = clampDragPosition(pos, { width: node.width() * node.scaleX(), height: node.height() * node.scaleY() }, image, viewport);
+      if (held) held.at = screenToImage(bounded, viewport);
+      return bounded;
+    };
     return {
       dragStart(index, node) {
         // Konva starts a finger's drag once it has moved 3 px, which may be during a pinch (a finger that
@@ -66,6 +101,7 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
           node.stopDrag();
           return;
         }
+        held = { node, grip: null, at: null };
         const layer = node.getLayer();
         const dragLayer = latest.current.dragLayer();
         if (!layer || !dragLayer || layer === dragLayer) return;
@@ -75,19 +111,20 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
         layer.batchDraw();
       },
       dragBound(node, pos) {
-        const { image, viewport } = latest.current.store.getState();
-        if (!image) return pos;
-        return clampDragPosition(pos, { width: node.width() * node.scaleX(), height: node.height() * node.scaleY() }, image, viewport);
+        return follow(node as Konva.Rect, pos);
       },
       dragMove(_index, node) {
         followTag(node);
       },
       dragEnd(index, node) {
         goHome(node);
+        const at = held?.node === node ? held.at : null;
+        held = null;
         const { boxes, viewport } = latest.current.store.getState();
         const box = boxes[index];
         if (box) {
-          const delta = dragDelta(box, node.position(), viewport);
+          // The node may still stand where React put it for a zoom whose render has not reached the stage.
+          const delta = dragDelta(box, at ? imageToScreen(at, viewport) : node.position(), viewport);
           latest.current.dispatch(actions.moveBox(index, delta.x, delta.y));
         }
         settle(index, node);
@@ -99,6 +136,13 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxHandlers {
         const { viewport } = latest.current.store.getState();
         latest.current.dispatch(actions.resizeBox(index, screenNodeToImage(nodeRect(node), viewport)));
         settle(index, node);
+      },
+      viewportChanged() {
+        if (!held?.grip || !held.node.isDragging()) return;
+        const node = held.node;
+        node.position(follow(node, node.position()));
+        followTag(node);
+        node.getLayer()?.batchDraw();
       },
       hover(node, over) {
         const container = node.getStage()?.container();

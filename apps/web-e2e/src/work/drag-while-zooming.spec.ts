@@ -1,0 +1,75 @@
+import { expectEventually } from '../../support/expect-eventually';
+import { useHarness } from '../../support/harness';
+import type { AnnotatorPage, ImageBox } from '../../support/pages/annotator.page';
+import { aWorkerOnATask } from '../../support/scenario';
+
+const harness = useHarness();
+
+/** The page point of a box's centre, on a whole CSS pixel (where a mouse event really lands). */
+async function centreOnPage(annotator: AnnotatorPage, b: ImageBox): Promise<{ x: number; y: number }> {
+  const g = await annotator.geometry();
+  return { x: Math.round(g.left + g.offsetX + b.center_x * g.scale), y: Math.round(g.top + g.offsetY + b.center_y * g.scale) };
+}
+
+/** One wheel notch at the pointer's place, with the mouse button still down; waits until the zoom changed. */
+async function wheelMidDrag(annotator: AnnotatorPage, deltaY: number): Promise<void> {
+  const before = (await annotator.geometry()).scale;
+  await annotator.page.mouse.wheel(0, deltaY);
+  await expectEventually(async () => (await annotator.geometry()).scale !== before, 'the wheel to change the zoom mid-drag');
+}
+
+/** A box grabbed by its centre and dropped: the grabbed image point is under the pointer where it was let go. */
+async function dropsUnderThePointer(annotator: AnnotatorPage, release: { x: number; y: number }, size: { width: number; height: number }): Promise<void> {
+  const target = await annotator.pageToImage(release);
+  const describe = async () => JSON.stringify({ stored: (await annotator.boxes())[0], expectedCentre: target });
+  await expectEventually(
+    async () => {
+      const [b] = await annotator.boxes();
+      return Math.abs(b.center_x - target.x) <= 1.5 && Math.abs(b.center_y - target.y) <= 1.5 && b.width === size.width && b.height === size.height;
+    },
+    'the box to land with its grabbed centre under the pointer',
+    describe,
+  );
+}
+
+describe('dragging a box while the zoom changes', () => {
+  it('drops the box where the pointer holds it after a wheel zoom in the middle of the drag, then more movement', async () => {
+    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
+    const { annotator } = task;
+    await annotator.drawBox(0.3, 0.3, 0.45, 0.5);
+    await annotator.selectBox(0);
+    const [drawn] = await annotator.boxes();
+
+    const grab = await centreOnPage(annotator, drawn);
+    await page.mouse.move(grab.x, grab.y);
+    await page.mouse.down();
+    await page.mouse.move(grab.x + 40, grab.y + 20, { steps: 5 });
+    // Two notches in, at the pointer, with the button held; then on by 30, 30 page pixels.
+    await wheelMidDrag(annotator, -200);
+    await wheelMidDrag(annotator, -200);
+    const release = { x: grab.x + 70, y: grab.y + 50 };
+    await page.mouse.move(release.x, release.y, { steps: 5 });
+    await page.mouse.up();
+
+    await dropsUnderThePointer(annotator, release, drawn);
+  });
+
+  it('drops the box where the pointer holds it when the button is let go right after a wheel zoom', async () => {
+    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
+    const { annotator } = task;
+    await annotator.drawBox(0.3, 0.3, 0.45, 0.5);
+    await annotator.selectBox(0);
+    const [drawn] = await annotator.boxes();
+
+    const grab = await centreOnPage(annotator, drawn);
+    await page.mouse.move(grab.x, grab.y);
+    await page.mouse.down();
+    const release = { x: grab.x + 60, y: grab.y + 40 };
+    await page.mouse.move(release.x, release.y, { steps: 6 });
+    // Zoomed out at the pointer, then let go without moving.
+    await wheelMidDrag(annotator, 200);
+    await page.mouse.up();
+
+    await dropsUnderThePointer(annotator, release, drawn);
+  });
+});
