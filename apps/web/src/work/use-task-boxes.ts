@@ -53,7 +53,13 @@ export function useTaskBoxes({ checkout, initialBoxes, initialImage, onDraft, wa
   );
 
   useEffect(
-    () => watchOtherTabs(checkout, (theirs, drawnIn) => setBoxes(frame.current ? boxesInImage(theirs, drawnIn, frame.current) : theirs)),
+    () =>
+      watchOtherTabs(checkout, (theirs, drawnIn) => {
+        // Before this page knows a size, their boxes are taken in the size they were drawn in, which
+        // onImageSize then scales onto the image as it loads here.
+        frame.current ??= drawnIn;
+        setBoxes(frame.current ? boxesInImage(theirs, drawnIn, frame.current) : theirs);
+      }),
     [watchOtherTabs, checkout],
   );
 

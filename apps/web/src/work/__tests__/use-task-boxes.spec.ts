@@ -11,6 +11,7 @@ const box = (center_x: number, center_y: number, width: number, height: number):
 function setUp(initialBoxes: Box[] = [], initialImage?: ImageSize) {
   const keeps = { now: true };
   const saved: Array<{ boxes: Box[]; image: ImageSize | undefined }> = [];
+  const otherTab: { saves?: (boxes: Box[], drawnIn: ImageSize | undefined) => void } = {};
   const { result } = renderHook(() =>
     useTaskBoxes({
       checkout: CHECKOUT,
@@ -20,10 +21,13 @@ function setUp(initialBoxes: Box[] = [], initialImage?: ImageSize) {
         saved.push({ boxes, image });
         return keeps.now;
       },
-      watchOtherTabs: () => () => undefined,
+      watchOtherTabs: (_checkout, onBoxes) => {
+        otherTab.saves = onBoxes;
+        return () => undefined;
+      },
     }),
   );
-  return { result, keeps, saved };
+  return { result, keeps, saved, otherTab };
 }
 
 describe('the boxes of a task and their draft', () => {
@@ -45,5 +49,15 @@ describe('the boxes of a task and their draft', () => {
     expect(saved).toEqual([{ boxes: [box(144, 112, 96, 97)], image: { width: 480, height: 320 } }]);
     act(() => result.current.onChange([box(10, 10, 8, 8)]));
     expect(saved[1].image).toEqual({ width: 480, height: 320 });
+  });
+
+  it('scales boxes another tab saved before this tab’s image loaded onto the image once it loads', () => {
+    // No draft here; the other tab loaded the image at 960x640, this one gets it at 480x320.
+    const { result, saved, otherTab } = setUp();
+    act(() => otherTab.saves?.([box(288, 224, 192, 194)], { width: 960, height: 640 }));
+    expect(result.current.boxes).toEqual([box(288, 224, 192, 194)]);
+    act(() => result.current.onImageSize({ width: 480, height: 320 }));
+    expect(result.current.boxes).toEqual([box(144, 112, 96, 97)]);
+    expect(saved).toEqual([{ boxes: [box(144, 112, 96, 97)], image: { width: 480, height: 320 } }]);
   });
 });
