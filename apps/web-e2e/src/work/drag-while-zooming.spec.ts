@@ -72,4 +72,25 @@ describe('dragging a box while the zoom changes', () => {
 
     await dropsUnderThePointer(annotator, release, drawn);
   });
+
+  it('keeps the box under the pointer through a zoom key around the centre pressed with the button held', async () => {
+    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
+    const { annotator } = task;
+    await annotator.drawBox(0.2, 0.25, 0.35, 0.45);
+    await annotator.selectBox(0);
+    const [drawn] = await annotator.boxes();
+
+    const grab = await centreOnPage(annotator, drawn);
+    await page.mouse.move(grab.x, grab.y);
+    await page.mouse.down();
+    const release = { x: grab.x + 50, y: grab.y + 30 };
+    await page.mouse.move(release.x, release.y, { steps: 6 });
+    // "=" zooms in around the centre of the stage, not at the pointer: the image point under it changes.
+    const before = (await annotator.geometry()).scale;
+    await annotator.press('Equal');
+    await expectEventually(async () => (await annotator.geometry()).scale !== before, 'the key to change the zoom mid-drag');
+    await page.mouse.up();
+
+    await dropsUnderThePointer(annotator, release, drawn);
+  });
 });
