@@ -35,14 +35,16 @@ export class TasksService {
     const project = await this.projectFor(key, uuid);
     const hash = requestHash('add_task', body);
     if (key.mode === 'test') {
-      return this.testIdempotency.once(key.accountId, idempotencyKey, hash, () => {
+      return this.testIdempotency.once(key.accountId, idempotencyKey, hash, (replay) => {
         if (!project) return this.testMode.taskWithoutProject(key, body.task, canonicalJson(body));
+        if (!replay) takesTasks(project);
         const task = buildTask(project, body.task, 'task', errors);
         if (!task) throw new ApiException(422, errors);
         return this.testMode.createdTask(key, task, canonicalJson(body));
       });
     }
     return this.once(key.accountId, idempotencyKey, hash, () => {
+      takesTasks(project as Project);
       const task = buildTask(project as Project, body.task, 'task', errors);
       if (!task) throw new ApiException(422, errors);
       return {
@@ -62,7 +64,8 @@ export class TasksService {
     if (errors.length > 0) throw new ApiException(422, errors);
     const projects = new Map<string, Project | undefined>();
     for (const uuid of new Set(uuids as string[])) projects.set(uuid, await this.projectFor(key, uuid));
-    const build = () => {
+    const build = (replay = false) => {
+      if (!replay) for (const project of projects.values()) if (project) takesTasks(project);
       const budget: PromptBudget = { chars: LIMITS.batchPromptChars };
       const results = body.tasks.map((input, i) => {
         const project = projects.get(uuids[i] as string);
@@ -73,8 +76,8 @@ export class TasksService {
     };
     const hash = requestHash('add_tasks', body);
     if (key.mode === 'test') {
-      return this.testIdempotency.once(key.accountId, idempotencyKey, hash, () => {
-        const results = build();
+      return this.testIdempotency.once(key.accountId, idempotencyKey, hash, (replay) => {
+        const results = build(replay);
         const seed = canonicalJson(body);
         return body.tasks.map((input, i) => {
           const task = results[i];
@@ -164,17 +167,25 @@ export class TasksService {
   /**
    * The project for a task: another account's project is "not found" like a missing one. A test key
    * with no such project gets undefined (and fake data), never an error, so integrations can start
-   * before the project exists.
+   * before the project exists. Whether it still takes tasks is checked after the Idempotency-Key's
+   * lookup (takesTasks, in the creation): a request made before the archive replays its answer.
    */
   private async projectFor(key: ApiKeyPrincipal, uuid: string): Promise<Project | undefined> {
     const project = isUuid(uuid) ? await this.projects.find(uuid) : undefined;
-    if (project && project.accountId === key.accountId) {
-      if (project.archivedAt) throw projectArchived(project.id);
-      return project;
-    }
+    if (project && project.accountId === key.accountId) return project;
     if (key.mode === 'test') return undefined;
     throw ApiException.unprocessable('root', 'project not found');
   }
+}
+
+/**
+ * A creation's check that its project takes tasks, run where the body is checked: after a stored answer
+ * to the same Idempotency-Key was looked for (a test key's answer is computed again, told it is a
+ * replay), so a retry of a request that created tasks before the project was archived gets that answer
+ * (API.md §1: the first response, the same task UUIDs), not a 422 saying no task was made.
+ */
+function takesTasks(project: Project): void {
+  if (project.archivedAt) throw projectArchived(project.id);
 }
 
 /** add_task/add_tasks (and a test key's dry run) on an archived project: nothing is written. */

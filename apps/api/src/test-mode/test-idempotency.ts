@@ -41,16 +41,18 @@ export class TestIdempotency {
    * `answer()` under `key`, as TasksService.once runs a live key's creation: the key is looked at first,
    * so a reused key is refused before the body is checked against the project, and taken only by an
    * answer that succeeded, so a refused body can be sent again fixed with the same key. Taking it is one
-   * atomic SET NX GET, so of two bodies sent at once with one key, one is refused.
+   * atomic SET NX GET, so of two bodies sent at once with one key, one is refused. `answer` is told
+   * whether this is a replay (the key already held this body): the answer is computed again, and what
+   * is checked only for a new request (that the project still takes tasks) must not refuse a replay.
    */
-  async once<T>(accountId: string, key: string | undefined, hash: string, answer: () => T): Promise<T> {
-    if (key === undefined) return answer();
+  async once<T>(accountId: string, key: string | undefined, hash: string, answer: (replay: boolean) => T): Promise<T> {
+    if (key === undefined) return answer(false);
     // Hashed: an Idempotency-Key may be 255 characters of the requester's choosing.
     const slot = `${this.prefix}:${createHash('sha256').update(`${accountId}:${key}`).digest('base64url')}`;
     const held = await this.read(slot);
     refuseAnotherBody(held, hash);
     if (held === undefined) await takePoint(this.newKeys, accountId, `more than ${TEST_KEYS_PER_DAY} new Idempotency-Keys with test keys in 24 h`);
-    const result = answer();
+    const result = answer(held !== undefined);
     refuseAnotherBody(await this.take(slot, hash), hash);
     return result;
   }

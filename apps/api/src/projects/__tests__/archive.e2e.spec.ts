@@ -89,6 +89,34 @@ describe('archiving a project', () => {
     expect(Number((await t.db.query('SELECT count(*) FROM idempotency_keys WHERE account_id = $1', [r.accountId]))[0].count)).toBe(0);
   });
 
+  it('replays a keyed add_task and add_tasks made before the archive, with a live and a test key', async () => {
+    // A client whose answer was lost retries with the same key: it must learn the tasks were made (API.md
+    // §1, the first response), not read a 422 that says none was.
+    const r = await aRequester(t);
+    const one = { project_uuid: r.projectUuid, substitutions: { object: 'car' } };
+    const batch = (key: string, idempotencyKey: string) =>
+      t.request({
+        method: 'POST',
+        url: '/api/v1/projects/add_tasks',
+        headers: { apikey: key, 'idempotency-key': idempotencyKey },
+        body: { project_uuid: r.projectUuid, tasks: [{ substitutions: { object: 'car' } }, { substitutions: { object: 'bus' } }] },
+      });
+    const send = async (key: string) => [await addTask(t, key, one, { 'idempotency-key': 'before-1' }), await batch(key, 'before-2')];
+    const firsts = [...(await send(r.liveKey)), ...(await send(r.testKey))];
+    for (const first of firsts) expect(first.status).toBe(201);
+    expect((await post(r, r.projectUuid, 'archive')).status).toBe(200);
+    const before = await taskCount(r);
+
+    const agains = [...(await send(r.liveKey)), ...(await send(r.testKey))];
+    agains.forEach((again, i) => expect(again).toMatchObject({ status: 201, body: firsts[i].body }));
+    expect(await taskCount(r)).toBe(before);
+    // The same key with another body is that key's 422, as before the archive; a new key is the archive's.
+    const other = await addTask(t, r.liveKey, { ...one, substitutions: { object: 'bus' } }, { 'idempotency-key': 'before-1' });
+    expect(other).toMatchObject({ status: 422, body: { errors: [{ field: 'Idempotency-Key' }] } });
+    const fresh = await addTask(t, r.liveKey, one, { 'idempotency-key': 'after-1' });
+    expect(fresh).toMatchObject({ status: 422, body: { errors: [{ field: 'root', detail: archivedDetail(r.projectUuid) }] } });
+  });
+
   it('is offered to no worker, and a checkout is refused as with no task left, even for a task added after the archive', async () => {
     const r = await aRequester(t);
     const w = await signUp(t);
