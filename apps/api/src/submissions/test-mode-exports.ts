@@ -2,21 +2,15 @@ import type { ProjectAnnotationsEntry } from '@crowdbox/contracts';
 import { Project } from '../projects/project.entity';
 import { annotationTails, CocoCategories, cocoExport, imageTail } from './coco-export';
 import { csvExport } from './csv-export';
-import { consensusOf, type SubmissionRow } from './task-results';
 
 /** The image size a test key's fake tasks were drawn on: their frame in COCO and CSV. */
 const TEST_FRAME = { width: 1280, height: 960 };
 
-interface TestTaskRow {
-  id: string;
-  external_image_url: string | null;
-  completed_at: string;
-  subs: SubmissionRow[];
-}
-
 /**
  * A test key's `?format=coco`: the fake entries as a COCO file (not the JSON list), deterministic like every
- * test-mode answer. Each entry becomes one fake submission holding its boxes, so the export shows them as is.
+ * test-mode answer. Their boxes go in as the JSON and CSV answers give them, support and agreement
+ * included: the three formats of one request hold the same numbers, as a live key's do. (Each entry was
+ * run through the consensus as one worker's submission, which made every box support 1, agreement 1.)
  */
 export function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<string> {
   const labels = [...new Set(entries.flatMap((e) => e.annotations.map((a) => a.label)))].sort();
@@ -25,33 +19,18 @@ export function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<
     labels: labels.map((name) => ({ name, color: '#1f77b4' })),
     consensusIouThreshold: 0.5,
   });
-  const rows: TestTaskRow[] = entries.map((e) => ({
-    id: e.task_uuid,
-    external_image_url: e.external_image_url,
-    completed_at: e.completed_at,
-    subs: [
-      {
-        id: e.task_uuid,
-        worker_id: 'test',
-        boxes: e.annotations.map(({ label, center_x, center_y, width, height }) => ({ label, center_x, center_y, width, height })),
-        image_width: TEST_FRAME.width,
-        image_height: TEST_FRAME.height,
-        created_at: e.completed_at,
-      },
-    ],
-  }));
   const categories = new CocoCategories(project);
   return cocoExport(
     project,
     {
       async *images() {
-        yield rows.map((row) => ({
-          id: row.id,
-          tail: imageTail({ id: row.id, external_image_url: row.external_image_url, image_width: row.subs[0]?.image_width ?? null, image_height: row.subs[0]?.image_height ?? null }),
+        yield entries.map((e) => ({
+          id: e.task_uuid,
+          tail: imageTail({ id: e.task_uuid, external_image_url: e.external_image_url, image_width: TEST_FRAME.width, image_height: TEST_FRAME.height }),
         }));
       },
       async *annotations() {
-        yield rows.map((row) => ({ id: row.id, boxes: annotationTails(consensusOf(row.subs, project.consensusIouThreshold), categories) }));
+        yield entries.map((e) => ({ id: e.task_uuid, boxes: annotationTails(e.annotations, categories) }));
       },
     },
     categories,

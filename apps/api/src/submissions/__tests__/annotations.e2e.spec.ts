@@ -357,6 +357,14 @@ describe('annotations (GET /api/v1/tasks/:uuid/annotations and /api/v1/projects/
         expect(imageIds.has(a.image_id)).toBe(true);
         expect(a.bbox).toHaveLength(4);
       }
+      // The same boxes and numbers as the JSON answer, in its order: support and agreement included (they
+      // read 1 and 1 for every box when each entry went through the consensus as one worker's boxes).
+      const nameOf = new Map(coco.categories.map((c: { id: number; name: string }) => [c.id, c.name]));
+      const fromJson = fakeJson.body.data.flatMap((e: { annotations: Array<{ label: string; center_x: number; center_y: number; width: number; height: number; support: number; agreement: number }> }) =>
+        e.annotations.map((b) => [b.label, [b.center_x - b.width / 2, b.center_y - b.height / 2, b.width, b.height], b.support, b.agreement]),
+      );
+      expect(coco.annotations.map((a: { category_id: number; bbox: number[]; support: number; agreement: number }) => [nameOf.get(a.category_id), a.bbox, a.support, a.agreement])).toEqual(fromJson);
+      expect(fromJson.some(([, , support]: [string, number[], number]) => support > 1)).toBe(true);
       // Same request, same answer; nothing real is read.
       expect((await get(r.testKey, `${url}?format=coco`)).text).toBe(res.text);
     });
