@@ -47,10 +47,16 @@ export function newTaskResponse(task: NewTask): TaskResponse {
   });
 }
 
-/** SELECT list producing a TaskRow from `tasks t`. */
+/**
+ * SELECT list producing a TaskRow from `tasks t`. A complete task has no checkout time: a lease taken in
+ * the millisecond its last slot's lease ran out may stay active on it, but no worker holds the task
+ * (its submit is refused: docs/decisions.md, "A lease whose task other workers completed").
+ */
 export const TASK_ROW_SQL = `
   t.id, t.prompt, t.reward, t.callback_url, t.required_submissions, t.submission_count,
   t.allowed_completion_time_seconds, t.external_image_url,
-  (SELECT max(c.checked_out_at) FROM checkouts c
-    WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now()) AS checked_out_at,
+  CASE WHEN t.completed_at IS NULL THEN
+    (SELECT max(c.checked_out_at) FROM checkouts c
+      WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())
+  END AS checked_out_at,
   (SELECT array_agg(s.id ORDER BY s.created_at, s.id) FROM submissions s WHERE s.task_id = t.id) AS submission_ids`;

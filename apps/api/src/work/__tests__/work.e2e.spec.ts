@@ -621,6 +621,8 @@ describe('worker API /api/work', () => {
       await t.db.query(`UPDATE checkouts SET expires_at = now() + interval '1 minute' WHERE id = $1`, [first.checkout_id]);
       expect((await submit(late, first.checkout_id)).status).toBe(201);
       expect((await task(r, taskId)).submission_count).toBe(1);
+      // The requester API says no worker holds it (API.md §1): that lease can no longer be submitted.
+      expect((await task(r, taskId)).checked_out_at).toBeNull();
 
       const refused = await submit(taker, second.checkout_id);
       expect(refused).toMatchObject({ status: 422, body: { errors: [{ field: 'root', detail: 'the task was completed by other workers; check out a new task' }] } });
