@@ -6,9 +6,10 @@ const COOKIE_ROUTES = ['/api/session/', '/api/console/', '/api/work/'];
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Reads of the cookie's routes refused from other sites all the same: a link or a navigation from any
- * page would otherwise start the account's whole data file, on the user's rate limit and our database.
+ * page would otherwise start the account's whole data file, or a whole project's results, on the user's
+ * rate limit and our database. (Route patterns, as Fastify names the matched route.)
  */
-const GUARDED_READS = new Set(['/api/session/export']);
+const GUARDED_READS = new Set(['/api/session/export', '/api/console/projects/:uuid/results']);
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**

@@ -130,6 +130,17 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect(Object.keys(coco.body)).toEqual(['info', 'licenses', 'images', 'annotations', 'categories']);
   });
 
+  it('refuses a results download another site starts (a link or a navigation from its page)', async () => {
+    const url = `/api/console/projects/${r.projectUuid}/results`;
+    for (const site of ['cross-site', 'same-site']) {
+      const res = await t.request({ method: 'GET', url, headers: { ...r.auth, 'sec-fetch-site': site } });
+      expect(res).toMatchObject({ status: 403, body: { errors: [{ field: 'root', detail: expect.stringMatching(/^requests from other sites are refused/) }] } });
+    }
+    for (const site of ['same-origin', 'none']) expect((await t.request({ method: 'GET', url, headers: { ...r.auth, 'sec-fetch-site': site } })).status).toBe(200);
+    // The project's other reads are not downloads and stay open, as every read of the cookie's routes.
+    expect((await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/progress`, headers: { ...r.auth, 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+  });
+
   it('is not found for another account', async () => {
     const stranger = await signUp(t);
     for (const path of ['progress', 'tasks', `tasks/${tasks[0]}`, 'results']) {
