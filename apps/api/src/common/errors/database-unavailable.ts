@@ -12,6 +12,12 @@ const CONNECTION_LOST = new Set(['Connection terminated unexpectedly', 'Client h
 const SERVER_GOING = new Set(['57P01', '57P02', '57P03']);
 /** query_canceled: statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS); the API cancels nothing itself. */
 const STATEMENT_TIMEOUT = '57014';
+/**
+ * Node's socket errors on the way to the server, which pg passes on as they are: nothing listens (a
+ * server stopped or restarting: ECONNREFUSED), the connection was cut under a query (ECONNRESET, EPIPE),
+ * the host or its name cannot be reached (a failover's DNS switch: ENOTFOUND, EAI_AGAIN).
+ */
+const SOCKET_LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export type DatabaseUnavailable = 'busy' | 'lost';
 
@@ -26,8 +32,10 @@ export function databaseUnavailable(error: unknown): DatabaseUnavailable | undef
   // No answer within DATABASE_QUERY_TIMEOUT_MS (query-timeout-client.ts) is counted busy: an overloaded
   // server looks the same from here as a silent one, and the connection is closed either way.
   if (typeof message === 'string' && (NO_CONNECTION.has(message) || message === QUERY_READ_TIMEOUT)) return 'busy';
-  if (code === STATEMENT_TIMEOUT) return 'busy';
-  if (typeof message === 'string' && CONNECTION_LOST.has(message)) return 'lost';
+  // Class 53, insufficient resources: 53300 too_many_connections (more processes x DATABASE_POOL_SIZE
+  // than max_connections), 53100 disk_full, 53200 out_of_memory; the server is there, and overloaded.
+  if (code === STATEMENT_TIMEOUT || code?.startsWith('53')) return 'busy';
+  if ((typeof message === 'string' && CONNECTION_LOST.has(message)) || (code !== undefined && SOCKET_LOST.has(code))) return 'lost';
   // Class 08, connection exception, as a server reports it (08006 connection_failure, 08P01 …).
   if (code !== undefined && (SERVER_GOING.has(code) || code.startsWith('08'))) return 'lost';
   return undefined;

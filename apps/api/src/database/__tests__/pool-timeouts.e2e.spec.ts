@@ -127,6 +127,33 @@ describe('database timeouts', () => {
     }
   });
 
+  it('answers 503 with Retry-After, not 500, while nothing listens at the database address (a server stopped or restarting)', async () => {
+    const name = await createTestDatabase();
+    const admin = new URL(databaseUrl(name));
+    const proxy = await startFreezableProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
+    const proxied = new URL(admin);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    const t = await startTestApp({ DATABASE_URL: proxied.toString(), CACHE_TTL_MS: '0' }, { database: name, role: 'http' });
+    try {
+      const owner = await aRequester(t);
+      const project = () => t.request({ method: 'GET', url: `/api/v1/projects/${owner.projectUuid}`, headers: { apikey: owner.liveKey } });
+      expect((await project()).status).toBe(200);
+      // Its connections cut and its port closed: each new connection is refused (ECONNREFUSED).
+      await proxy.close();
+      for (let i = 0; i < 3; i++) {
+        const res = await project();
+        expect({ status: res.status, body: res.body, retryAfter: res.headers['retry-after'] }).toEqual({
+          status: 503,
+          body: { errors: [{ field: 'root', detail: expect.stringMatching(/^the (connection to the database was lost|database is busy); retry in a few seconds$/) }] },
+          retryAfter: '2',
+        });
+      }
+    } finally {
+      await t.close();
+      await dropTestDatabase(name);
+    }
+  }, 60_000);
+
   it('closes a connection whose peer stopped answering after DATABASE_QUERY_TIMEOUT_MS: 503, and the pool slot is free again', async () => {
     const name = await createTestDatabase();
     const admin = new URL(databaseUrl(name));
