@@ -35,6 +35,24 @@ export function ApiKeysPage() {
   const [revoked, setRevoked] = useState('');
   // The Revoke button that opened the dialog is gone with the key: the sentence saying what happened takes the focus.
   const revokedRef = useFocusStatus(revoked);
+  // "I have saved it" goes with its box: the focus moves to the next new key's box, else to a sentence
+  // saying the secret is hidden, instead of falling to the page's body.
+  const [hidden, setHidden] = useState('');
+  const hiddenRef = useFocusStatus(hidden);
+  const panels = useRef(new Map<string, HTMLElement>());
+  const saved = (key: CreatedApiKeyResponse) => {
+    const index = created.findIndex((k) => k.id === key.id);
+    const next = created[index + 1] ?? created[index - 1];
+    const nextPanel = next && panels.current.get(next.id);
+    // The other box stays on the page, so it can take the focus before this one goes.
+    if (nextPanel) {
+      setHidden('');
+      nextPanel.focus();
+    } else {
+      setHidden(`Key ${key.prefix}… hidden: its secret is no longer shown.`);
+    }
+    dismiss(key.id);
+  };
 
   const create = async (mode: 'live' | 'test') => {
     if (busy) return;
@@ -42,6 +60,7 @@ export function ApiKeysPage() {
     setErrors([]);
     setUnsure(undefined);
     setRevoked('');
+    setHidden('');
     try {
       const key = await consoleApi.createApiKey(mode);
       setCreated((keys) => [key, ...keys]);
@@ -61,6 +80,7 @@ export function ApiKeysPage() {
     setUnsure(undefined);
     try {
       await consoleApi.revokeApiKey(revoking.id);
+      setHidden('');
       setRevoked(`Key ${revoking.prefix}… is revoked: programs using it now get 401.`);
       dismiss(revoking.id);
       keys.reload();
@@ -98,8 +118,21 @@ export function ApiKeysPage() {
           {revoked}
         </p>
       )}
+      {hidden && (
+        <p className="alert info" role="status" tabIndex={-1} ref={hiddenRef} data-testid="key-hidden">
+          {hidden}
+        </p>
+      )}
       {created.map((key) => (
-        <NewKey key={key.id} created={key} onDismiss={() => dismiss(key.id)} />
+        <NewKey
+          key={key.id}
+          created={key}
+          onDismiss={() => saved(key)}
+          panelRef={(el) => {
+            if (el) panels.current.set(key.id, el);
+            else panels.current.delete(key.id);
+          }}
+        />
       ))}
 
       <LoadView state={keys.state} label="Loading keys" onRetry={keys.reload}>
@@ -176,13 +209,26 @@ export function ApiKeysPage() {
   );
 }
 
-function NewKey({ created, onDismiss }: { created: CreatedApiKeyResponse; onDismiss: () => void }) {
+function NewKey({
+  created,
+  onDismiss,
+  panelRef,
+}: {
+  created: CreatedApiKeyResponse;
+  onDismiss: () => void;
+  panelRef: (el: HTMLElement | null) => void;
+}) {
   const titleId = useId();
   const ref = useRef<HTMLElement>(null);
   // A key appears when it was just made: the keyboard (and a screen reader) goes to its secret, the next thing to act on.
   useEffect(() => ref.current?.focus(), []);
   return (
-    <section ref={ref} tabIndex={-1} className="alert success cbc-new-key" aria-labelledby={titleId} data-testid="new-key" data-key-id={created.id}>
+    <section
+      ref={(el) => {
+        ref.current = el;
+        panelRef(el);
+      }}
+      tabIndex={-1} className="alert success cbc-new-key" aria-labelledby={titleId} data-testid="new-key" data-key-id={created.id}>
       <h2 id={titleId}>
         Your new {created.mode} key <code>{created.prefix}…</code>
       </h2>
