@@ -59,4 +59,24 @@ describe('from one task to the next', () => {
     expect(await focused(page)).toBe('H1 No more tasks here');
     expect(await region?.evaluate((el) => el.isConnected && el.textContent)).toBe('Skipped. The task went back to other workers.');
   });
+
+  it('after ✕ on a notice, puts the focus on the screen’s heading, not on the page’s body', async () => {
+    const h = harness();
+    const { page, task } = await aWorkerOnATask(h, { tasks: 2 });
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await task.submit();
+    await task.notice.getByText('Submitted 1 box. You earned $0.25.').waitFor();
+    await task.notice.getByRole('button', { name: 'Dismiss message' }).focus();
+    await page.keyboard.press('Enter');
+    await task.notice.waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe('H1 Your task');
+
+    // The same on the screen that says there is no task left.
+    await task.skip();
+    await task.noTask.waitFor();
+    await task.notice.getByRole('button', { name: 'Dismiss message' }).focus();
+    await page.keyboard.press('Enter');
+    await task.notice.waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe('H1 No more tasks here');
+  });
 });

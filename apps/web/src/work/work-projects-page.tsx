@@ -69,6 +69,12 @@ export function WorkProjectsPage() {
   useEffect(() => {
     if (shown?.focus) noticeRef.current?.focus();
   }, [shown]);
+  // A ✕ goes with its message: the focus moves to the page's heading instead of falling to the page's body.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const dismissed = (hide: () => void) => () => {
+    headingRef.current?.focus();
+    hide();
+  };
   const onGone = (gaveBack: boolean) => {
     if (gaveBack) setShown({ notice: GIVEN_BACK_NOTICE, focus: true });
     reload();
@@ -107,7 +113,9 @@ export function WorkProjectsPage() {
       {announcer}
       <div className="page-header">
         <div>
-          <h1>Find work</h1>
+          <h1 ref={headingRef} tabIndex={-1}>
+            Find work
+          </h1>
           <p className="muted">Pick a project, draw boxes around what the task asks for, and submit before the timer runs out.</p>
         </div>
         <section className="earnings card" aria-label="Your earnings" data-testid="earnings">
@@ -124,7 +132,7 @@ export function WorkProjectsPage() {
       {notice && (
         <div ref={noticeRef} tabIndex={-1} className={`alert ${notice.tone} notice`} data-testid="work-notice">
           <span>{notice.text}</span>
-          <button type="button" className="button ghost small" onClick={() => setShown(null)} aria-label="Dismiss message">
+          <button type="button" className="button ghost small" onClick={dismissed(() => setShown(null))} aria-label="Dismiss message">
             ✕
           </button>
         </div>
@@ -136,7 +144,7 @@ export function WorkProjectsPage() {
             A task you were working on ended before it was submitted{why ? ` (${why})` : ''}; the {lost.boxes} {lost.boxes === 1 ? 'box' : 'boxes'}{' '}
             drawn on it {lost.boxes === 1 ? 'was' : 'were'} not sent.
           </span>
-          <button type="button" className="button ghost small" onClick={() => setLost(null)} aria-label="Dismiss message">
+          <button type="button" className="button ghost small" onClick={dismissed(() => setLost(null))} aria-label="Dismiss message">
             ✕
           </button>
         </div>

@@ -28,13 +28,26 @@ const UNSURE_TEXT =
   'The time allowed for this task ran out. Your last submit got no answer and the server could not be reached to ask whether it arrived; your boxes are kept on this device, and the next task here will say what became of them.';
 
 // Seen, not announced: ProjectTasks' live region, which outlives the task, says it (a region inserted
-// already filled is often not read).
-function Notice({ notice, onDismiss }: { notice: LeaseNotice | null; onDismiss: () => void }) {
+// already filled is often not read). The ✕ goes with the notice: the focus moves to the screen's heading
+// instead of falling to the page's body.
+function Notice({
+  notice,
+  onDismiss,
+  heading,
+}: {
+  notice: LeaseNotice | null;
+  onDismiss: () => void;
+  heading: RefObject<HTMLHeadingElement | null>;
+}) {
   if (!notice) return null;
+  const dismiss = () => {
+    heading.current?.focus();
+    onDismiss();
+  };
   return (
     <div className={`alert ${notice.tone} notice`} data-testid="lease-notice">
       <span>{notice.text}</span>
-      <button type="button" className="button ghost small" onClick={onDismiss} aria-label="Dismiss message">
+      <button type="button" className="button ghost small" onClick={dismiss} aria-label="Dismiss message">
         ✕
       </button>
     </div>
@@ -96,7 +109,7 @@ function ProjectTasksScreen({ lease, heading }: { lease: TaskLease; heading: Ref
         initialBoxes={state.initialBoxes}
         initialImage={state.initialImage}
         resumed={state.resumed}
-        notice={<Notice notice={lease.notice} onDismiss={lease.dismissNotice} />}
+        notice={<Notice notice={lease.notice} onDismiss={lease.dismissNotice} heading={heading} />}
         busy={lease.busy}
         failure={lease.failure}
         onSubmit={lease.submit}
@@ -110,10 +123,12 @@ function ProjectTasksScreen({ lease, heading }: { lease: TaskLease; heading: Ref
 
   return (
     <div className="page narrow">
-      <Notice notice={lease.notice} onDismiss={lease.dismissNotice} />
+      <Notice notice={lease.notice} onDismiss={lease.dismissNotice} heading={heading} />
       {state.kind === 'ended' && (
         <div className="card task-ended" role="alert" data-testid={`task-${state.reason}`}>
-          <h1>{ENDED[state.reason].title}</h1>
+          <h1 ref={heading} tabIndex={-1}>
+            {ENDED[state.reason].title}
+          </h1>
           <p>
             {state.unsure ? UNSURE_TEXT : ENDED[state.reason].text}
             {!state.unsure && state.lostBoxes > 0 && (
