@@ -22,6 +22,7 @@ import { HttpMetrics } from '../metrics/http-metrics';
 import { WebApp } from '../web/web-app';
 import { errWithoutValues } from './error-log-serializer';
 import { PinoNestLogger } from './pino-nest.logger';
+import { registerClosingAnswer } from './closing-requests';
 import { setupOpenApi } from './openapi';
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
@@ -51,6 +52,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logController: new LogController({ disableRequestLogging: true }),
     // Whose X-Forwarded-For/-Host/-Proto to believe: TRUST_PROXY, by default a proxy on loopback only.
     trustProxy: config.TRUST_PROXY,
+    // A request arriving while the server closes gets the contract's 503 (registerClosingAnswer), not
+    // the body Fastify would write past every hook.
+    return503OnClosing: false,
     // Every route gets its own limit (registerJsonBodyParser); this is for anything else.
     bodyLimit: LIMITS.bodyBytes,
     // Errors Fastify meets before any route runs (a path that is not valid percent-encoding, a path
@@ -73,6 +77,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerBrowserOriginCheck(fastify);
   registerApiKeyHeaderCheck(fastify);
   registerResponseHeaders(fastify);
+  registerClosingAnswer(fastify);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     bodyParser: false,
