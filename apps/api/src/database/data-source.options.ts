@@ -48,6 +48,7 @@ import { WorkerBlocks1767000000000 } from './migrations/1767000000000-worker-blo
 import { BlockedWorkerLeaseGuard1767100000000 } from './migrations/1767100000000-blocked-worker-lease-guard';
 import { SessionDevices1767200000000 } from './migrations/1767200000000-session-devices';
 import { ConsensusRuleWriters1767300000000 } from './migrations/1767300000000-consensus-rule-writers';
+import { IdempotencyKeysCreatedIndex1767400000000 } from './migrations/1767400000000-idempotency-keys-created-index';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -105,6 +106,7 @@ export const MIGRATIONS = [
   BlockedWorkerLeaseGuard1767100000000,
   SessionDevices1767200000000,
   ConsensusRuleWriters1767300000000,
+  IdempotencyKeysCreatedIndex1767400000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -1,7 +1,9 @@
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, addTask, type Requester } from '../../../test/factories';
 import { pgPool } from '../../database/prepared-statement';
-import { IdempotencyPruning } from '../idempotency-pruning';
+import { IdempotencyPruning, PRUNE_IDEMPOTENCY_KEYS } from '../idempotency-pruning';
+import { IDEMPOTENCY_WINDOW_HOURS } from '../idempotency';
+import { tableReads } from '../../../test/query-plan';
 
 describe('add_tasks and Idempotency-Key', () => {
   let t: TestApp;
@@ -232,5 +234,18 @@ describe('stale Idempotency-Key records are deleted', () => {
     expect(Number((await t.db.query('SELECT count(*) AS n FROM idempotency_keys'))[0].n)).toBe(1);
     const again = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'fresh' });
     expect(again.body.data.task_uuid).toBe(fresh.body.data.task_uuid);
+  });
+  it('reads a batch through the creation time index, not by walking the table', async () => {
+    // Many fresh records and a few stale ones: without the index every batch scanned the whole table.
+    await t.db.query(
+      `INSERT INTO idempotency_keys (account_id, key, request_hash, response_status, response_body, created_at)
+       SELECT $1, 'plan-' || g, 'h', 201, '{}', now() - CASE WHEN g % 100 = 0 THEN interval '25 hours' ELSE interval '1 hour' END
+         FROM generate_series(1, 20000) AS g`,
+      [r.accountId],
+    );
+    await t.db.query('ANALYZE idempotency_keys');
+    expect(await tableReads(t.db, PRUNE_IDEMPOTENCY_KEYS, [IDEMPOTENCY_WINDOW_HOURS, 1000], 'idempotency_keys')).toContain('ix_idempotency_keys_created_at');
+    expect(await tableReads(t.db, PRUNE_IDEMPOTENCY_KEYS, [IDEMPOTENCY_WINDOW_HOURS, 1000], 'idempotency_keys')).not.toContain('Seq Scan');
+    expect(await t.app.get(IdempotencyPruning).prune()).toBe(200);
   });
 });
