@@ -1,8 +1,10 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Account } from '../auth/account.entity';
 
 /** The first response to an `Idempotency-Key`, replayed for 24 hours to the same body. */
 @Entity('idempotency_keys')
+// The hourly pruning's way to the stale records (idempotency-pruning.ts, migration 1767400000000).
+@Index('ix_idempotency_keys_created_at', ['createdAt'])
 export class IdempotencyKey {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_idempotency_keys' })
   accountId!: string;
