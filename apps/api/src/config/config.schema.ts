@@ -190,22 +190,24 @@ export const configSchema = z.object({
     .transform((list) => list.split(',').map(Number)),
   /** Longest Retry-After honoured from a receiver. */
   WEBHOOK_RETRY_AFTER_MAX_SECONDS: z.coerce.number().min(0).default(3600),
-  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(3000),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  // Every setting that feeds a timer has a maximum: Node runs a setTimeout or setInterval of more than
+  // 2^31 - 1 ms (24.8 days) after 1 ms, so a huge value meant to say "hardly ever" said "at once".
+  WEBHOOK_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(10_000),
   /** Parallel deliveries per jobs process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(200),
   /** Requests in flight to one receiver per jobs process; deliveries beyond wait without their timeout running. */
   WEBHOOK_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
   /** How long a delivery waits for a busy receiver's turn before it goes back to the queue unsent. */
-  WEBHOOK_RECEIVER_WAIT_MS: z.coerce.number().int().min(0).default(2000),
+  WEBHOOK_RECEIVER_WAIT_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   /** Parallel address confirmations (challenges) per jobs process; each may hold its slot for WEBHOOK_TIMEOUT_MS. */
   WEBHOOK_CHALLENGE_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(50),
   /** Challenges of one account in flight per jobs process; the account's others go back to the queue unsent. */
   WEBHOOK_CHALLENGE_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(10),
   /** How often the outbox relay looks for events and challenges that have no live job. */
-  WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).default(5000),
+  WEBHOOK_RELAY_INTERVAL_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
   /** How overdue an event must be before the relay assumes its job is lost. */
-  WEBHOOK_RELAY_GRACE_MS: z.coerce.number().int().min(0).default(30_000),
+  WEBHOOK_RELAY_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   /** Days a delivered or failed event and its attempts stay in the delivery log; 0 keeps them for good. */
   WEBHOOK_EVENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   /**
@@ -213,7 +215,7 @@ export const configSchema = z.object({
    * threshold changed) and computes it again in the background; 0 turns the refresh off (exports then
    * compute what does not hold, as they always can).
    */
-  CONSENSUS_REFRESH_INTERVAL_MS: z.coerce.number().int().min(0).default(10_000),
+  CONSENSUS_REFRESH_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(10_000),
   /**
    * How long a lease lives, at most, before its checkout-expiry job is added (half its allowed time when
    * that is shorter); leases that end sooner never touch Redis. 0 adds every job at checkout.

@@ -1,3 +1,4 @@
+import { configSchema } from '../config.schema';
 import { ConfigError, loadConfig } from '../load-config';
 
 const DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/crowdbox';
@@ -43,6 +44,12 @@ describe('loadConfig', () => {
     const message = failure({ PORT: '', HTTP_PROCESSES: 'many' });
     expect(message).toContain('PORT: is set but empty');
     expect(message).toMatch(/HTTP_PROCESSES: .*number/i);
+  });
+
+  it('refuses, for every setting in milliseconds, a value past what a Node timer takes (2^31 - 1 ms, else it runs after 1 ms)', () => {
+    const timers = Object.keys(configSchema.shape).filter((name) => name.endsWith('_MS'));
+    expect(timers).toContain('CONSENSUS_REFRESH_INTERVAL_MS');
+    for (const name of timers) expect(failure({ [name]: String(2 ** 31) })).toContain(`${name}: `);
   });
 
   it('ignores empty variables that are not settings', () => {
