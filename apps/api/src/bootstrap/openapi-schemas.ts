@@ -309,6 +309,7 @@ export const RESPONSE_SCHEMAS = {
     box_count: int,
     reward: cents,
     task_complete: bool,
+    task_cancelled: bool,
   }),
   AccountExport: object(
     {

@@ -14,6 +14,7 @@ interface HistoryRow {
   box_count: number;
   reward: number;
   task_complete: boolean;
+  task_cancelled: boolean;
   cursor: string;
 }
 
@@ -44,7 +45,8 @@ export class WorkHistoryService {
     const limit = query.limit ?? PAGE_DEFAULT;
     const rows: HistoryRow[] = await this.db.query(
       workerSubmissionsSql(
-        'jsonb_array_length(s.boxes) AS box_count, s.reward, t.completed_at IS NOT NULL AS task_complete',
+        `jsonb_array_length(s.boxes) AS box_count, s.reward, t.completed_at IS NOT NULL AS task_complete,
+         t.completed_at IS NULL AND t.cancelled_at IS NOT NULL AS task_cancelled`,
         query.before !== undefined,
         limit + 1,
       ),
@@ -64,5 +66,6 @@ function toWorkSubmission(row: HistoryRow): WorkSubmissionResponse {
     box_count: Number(row.box_count),
     reward: Number(row.reward),
     task_complete: row.task_complete,
+    task_cancelled: row.task_cancelled,
   };
 }

@@ -8,6 +8,7 @@ import { DateTime } from '../console/components/date-time';
 import { ErrorList } from '../shell/error-list';
 import { formatCents } from '../shell/format';
 import { Loading } from '../shell/loading';
+import { taskStateText } from './task-state-text';
 import { useAsync } from './use-async';
 
 /** The older pages loaded below the first, with the cursor of the next one (null: there is none). */
@@ -135,7 +136,7 @@ export function WorkHistoryPage() {
                     <td className="num" data-testid="history-reward">
                       {formatCents(s.reward)}
                     </td>
-                    <td>{s.task_complete ? 'Complete' : 'Waiting for other workers'}</td>
+                    <td>{taskStateText(s)}</td>
                   </tr>
                 ))}
               </tbody>

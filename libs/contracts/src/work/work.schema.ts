@@ -131,6 +131,11 @@ export interface WorkSubmissionResponse {
   reward: number;
   /** Whether the task has all its submissions (its result is out); the reward is the worker's either way. */
   task_complete: boolean;
+  /**
+   * Whether the requester cancelled the task (or archived its project) before it had all its submissions:
+   * it will not complete, so its history does not say it waits for other workers; the reward stays paid.
+   */
+  task_cancelled: boolean;
 }
 
 /** A page of the worker's history, newest first; `next_cursor` is the `before` of the next page, null at the end. */

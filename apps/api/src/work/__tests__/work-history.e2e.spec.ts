@@ -58,6 +58,7 @@ describe('worker history GET /api/work/submissions', () => {
         box_count: 3,
         reward: 7,
         task_complete: false,
+        task_cancelled: false,
       },
       {
         submission_id: first.submissionId,
@@ -67,9 +68,20 @@ describe('worker history GET /api/work/submissions', () => {
         box_count: 2,
         reward: 40,
         task_complete: true,
+        task_cancelled: false,
       },
     ]);
     expect(Date.parse(res.body.data[0].submitted_at)).toBeGreaterThanOrEqual(Date.parse(res.body.data[1].submitted_at));
+  });
+
+  it('says when the requester cancelled a task the worker submitted to, which then never completes', async () => {
+    const r = await aRequester(t);
+    const w = await signUp(t);
+    const { taskUuid } = await submitTask(r, w, 1, { required_submissions: 2 });
+    const cancel = await t.request({ method: 'POST', url: `/api/console/projects/${r.projectUuid}/tasks/${taskUuid}/cancel`, headers: r.auth });
+    expect(cancel.status).toBe(200);
+    const [row] = (await history(w)).body.data;
+    expect(row).toMatchObject({ task_uuid: taskUuid, task_complete: false, task_cancelled: true, reward: expect.any(Number) });
   });
 
   it('pages newest first by (submitted_at, id): every submission once, across equal and sub-millisecond timestamps', async () => {
