@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expectEventually } from '../../support/expect-eventually';
-import { loseNextAnswer } from '../../support/hold-request';
+import { holdNextRequest, loseNextAnswer } from '../../support/hold-request';
 import { useHarness, type Harness } from '../../support/harness';
 import { TaskPage } from '../../support/pages/task.page';
 import { aProjectWithTasks, aWorker, aWorkerOnATask, shortenNextLease } from '../../support/scenario';
@@ -234,5 +234,27 @@ describe('a submit when the countdown ends', () => {
     expect(await leaseState(h, checkoutId)).toEqual({ state: 'submitted', submissions: 1 });
     expect(await task.draftKeys()).toEqual([]);
     for (const error of h.takeConsoleErrors()) expect(error).toMatch(/status of 502/);
+  });
+});
+
+describe('a submit that fails', () => {
+  // A busy button is aria-disabled, not disabled: Chromium takes the focus off a button that becomes
+  // disabled and leaves it on the page's body, where the error of the failed try would find it.
+  it('keeps the focus on Submit while it is out and beside the error after a 503', async () => {
+    const { h, page, task } = await aWorkerWithABox();
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+    const request = await holdNextRequest(page, (url) => /^\/api\/work\/checkouts\/[^/]+\/submit$/.test(url.pathname));
+    await task.submitButton.focus();
+    await page.keyboard.press('Enter');
+    const held = await request.reached;
+    expect(await task.submitButton.innerText()).toBe('Submitting…');
+    expect(await task.submitButton.getAttribute('aria-disabled')).toBe('true');
+    expect(await focused()).toBe('submit-task');
+
+    await held.fulfill({ status: 503, json: { errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] } });
+    await task.errors.waitFor();
+    expect(await task.submitButton.innerText()).toBe('Submit 1 box');
+    expect(await focused()).toBe('submit-task');
+    h.takeConsoleErrors(); // Chromium logs the 503 it was given
   });
 });

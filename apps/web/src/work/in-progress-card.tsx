@@ -45,6 +45,10 @@ export function InProgressCard({ checkout, userId, onGone }: Props) {
   const them = boxes === 1 ? 'box' : 'boxes';
 
   const giveBack = async () => {
+    if (busy) return;
+    // The confirm's button goes with it: the focus goes back to Give back ("Giving back…", aria-disabled so
+    // it keeps the focus), where it stays beside the error if the give-back fails.
+    if (confirming) refocus.current = true;
     setConfirming(false);
     setBusy(true);
     setErrors(null);
@@ -91,7 +95,7 @@ export function InProgressCard({ checkout, userId, onGone }: Props) {
       ) : (
         <div className="project-card-footer">
           <span className="reward">{formatCents(checkout.reward)}</span>
-          <button ref={giveBackButton} type="button" className="button" disabled={busy} onClick={() => (boxes > 0 ? setConfirming(true) : void giveBack())}>
+          <button ref={giveBackButton} type="button" className="button" aria-disabled={busy || undefined} onClick={() => !busy && (boxes > 0 ? setConfirming(true) : void giveBack())}>
             {busy ? 'Giving back…' : 'Give back'}
           </button>
           <Link className="button primary" to={`/work/${checkout.project_uuid}`}>

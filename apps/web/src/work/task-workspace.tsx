@@ -51,6 +51,8 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   }, [confirmingSkip, reporting]);
   const { onSkip } = props;
   const skip = useCallback(() => {
+    // The confirm's button goes with it: the focus goes to Skip ("Skipping…", then the error if it fails).
+    refocus.current = skipButton;
     setConfirmingSkip(false);
     onSkip(checkout);
   }, [onSkip, checkout]);
@@ -81,7 +83,10 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
   // An image that failed (or never answered) says so beside Submit, which it keeps disabled.
   const [imageStatus, setImageStatus] = useState<ImageStatus>('loading');
   const imageFailed = imageStatus === 'error';
-  const canSubmit = image !== null && busy === null && !tooMany;
+  // Busy (a submit or skip out) is aria-disabled, not disabled: a disabled button loses the focus to the
+  // page's body, where the error of a failed try would find it. The other reasons disable them.
+  const submitDisabled = image === null || tooMany;
+  const isBusy = busy !== null;
   // Why both submit buttons are disabled, when they are for a reason the worker can act on.
   const submitBlockedBy = tooMany ? countId : imageFailed ? imageErrorId : undefined;
   // What Submit sends and counts: a box that lies wholly outside the image has nothing to send.
@@ -148,8 +153,8 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               ref={brokenImageButton}
               type="button"
               className="button small"
-              disabled={busy !== null}
-              onClick={() => setReporting({ initial: 'image_broken', opener: brokenImageButton })}
+              aria-disabled={isBusy || undefined}
+              onClick={() => !isBusy && setReporting({ initial: 'image_broken', opener: brokenImageButton })}
               onPointerEnter={preloadProblemReport}
               onFocus={preloadProblemReport}
               data-testid="report-broken-image"
@@ -168,9 +173,10 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             <button
               type="button"
               className="button primary"
-              disabled={!canSubmit}
+              disabled={submitDisabled}
+              aria-disabled={isBusy || undefined}
               aria-describedby={submitBlockedBy}
-              onClick={() => image && props.onSubmit(checkout, sendable, image, false)}
+              onClick={() => image && !isBusy && props.onSubmit(checkout, sendable, image, false)}
               data-testid="submit-task"
             >
               {busy === 'submit' ? 'Submitting…' : busy === 'check' ? 'Checking…' : `Submit ${sendable.length} ${sendable.length === 1 ? 'box' : 'boxes'}`}
@@ -179,9 +185,10 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
             <button
               type="button"
               className="button"
-              disabled={!canSubmit}
+              disabled={submitDisabled}
+              aria-disabled={isBusy || undefined}
               aria-describedby={submitBlockedBy}
-              onClick={() => image && props.onSubmit(checkout, sendable, image, true)}
+              onClick={() => image && !isBusy && props.onSubmit(checkout, sendable, image, true)}
               data-testid="submit-and-stop"
             >
               Submit and stop
@@ -190,8 +197,8 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               ref={skipButton}
               type="button"
               className="button"
-              disabled={busy !== null}
-              onClick={() => (boxes.length > 0 ? setConfirmingSkip(true) : skip())}
+              aria-disabled={isBusy || undefined}
+              onClick={() => !isBusy && (boxes.length > 0 ? setConfirmingSkip(true) : skip())}
               data-testid="skip-task"
             >
               {busy === 'skip' ? 'Skipping…' : 'Skip'}
@@ -200,8 +207,8 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
               ref={reportButton}
               type="button"
               className="button"
-              disabled={busy !== null}
-              onClick={() => setReporting({ opener: reportButton })}
+              aria-disabled={isBusy || undefined}
+              onClick={() => !isBusy && setReporting({ opener: reportButton })}
               onPointerEnter={preloadProblemReport}
               onFocus={preloadProblemReport}
               data-testid="report-problem"
