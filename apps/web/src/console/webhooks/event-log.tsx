@@ -35,6 +35,8 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
   const [older, setOlder] = useState<{ floorId: string; events: WebhookEvent[] }>();
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [errors, setErrors] = useState<ErrorItem[]>([]);
+  // Why the last "Load older events" failed, shown beside the button until the next try or another filter.
+  const [olderErrors, setOlderErrors] = useState<ErrorItem[]>([]);
   const [notice, setNotice] = useState('');
   // What the last Redeliver did, shown under that event (or as the notice once it left the filter).
   const [outcome, setOutcome] = useState<RedeliverResult>();
@@ -82,6 +84,9 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     setLoadingOlder(false);
     floor.current = undefined;
     setOlder(undefined);
+    // An error is about the log as the old filter showed it.
+    setErrors([]);
+    setOlderErrors([]);
     setNotice('');
     setOutcome(undefined);
     setState(next);
@@ -89,10 +94,11 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
 
   const loadOlder = async () => {
     const last = shown[shown.length - 1];
-    if (!last) return;
+    if (!last || loadingOlder) return;
     const request = new AbortController();
     olderRequest.current = request;
     setLoadingOlder(true);
+    setOlderErrors([]);
     try {
       // The last event's id is the exact keyset: events can share the millisecond its created_at shows.
       const page = await consoleApi.webhookEvents({ state: state || undefined, before: last.id }, request.signal);
@@ -105,7 +111,7 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
       floor.current = oldest;
       setOlder((o) => ({ floorId: oldest.id, events: [...(o && o.floorId !== loaded?.floorId ? o.events : []), ...page] }));
     } catch (error) {
-      if (!request.signal.aborted) setErrors(errorItems(error));
+      if (!request.signal.aborted) setOlderErrors(errorItems(error));
     } finally {
       if (olderRequest.current === request) {
         olderRequest.current = null;
@@ -219,8 +225,10 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
                   />
                 ))}
               </ol>
+              <ErrorList errors={olderErrors} title="Older events could not be loaded." />
               {shown.length >= EVENT_PAGE && (
-                <button type="button" className="button small" onClick={loadOlder} disabled={loadingOlder}>
+                // aria-disabled, not disabled, while loading: a disabled button loses the focus to the page's body.
+                <button type="button" className="button small" onClick={loadOlder} aria-disabled={loadingOlder || undefined}>
                   {loadingOlder ? 'Loading…' : 'Load older events'}
                 </button>
               )}
