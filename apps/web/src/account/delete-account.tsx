@@ -37,7 +37,8 @@ export function DeleteAccount({ onError }: Props) {
   );
   const close = () => {
     setOpen(false);
-    form.setValues(EMPTY);
+    // Values and errors both: reopened, the dialog showed the last try's "is wrong" under an empty field.
+    form.reset();
   };
 
   return (

@@ -77,6 +77,11 @@ export interface ServerForm<N extends string> {
   /** Sets one field; its error goes, the form's other errors stay. */
   change: (name: N, value: string) => void;
   setValues: (values: Record<N, string>) => void;
+  /**
+   * The form as first shown, for a form closed and opened again (a dialog's): its values and errors go, so
+   * no "is wrong" stays under an emptied field. `unsure` stays: a try may still have been done.
+   */
+  reset: () => void;
   onSubmit: (event: FormEvent) => Promise<void>;
 }
 
@@ -135,5 +140,10 @@ export function useServerForm<N extends string>(
     }
   };
 
-  return { formRef, values, errors, busy, unsure, change, setValues, onSubmit };
+  const reset = () => {
+    setValues(initial);
+    setErrors([]);
+  };
+
+  return { formRef, values, errors, busy, unsure, change, setValues, reset, onSubmit };
 }

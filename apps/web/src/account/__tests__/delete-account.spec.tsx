@@ -84,4 +84,18 @@ describe('Delete account', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Delete my account' })));
     expect(screen.getByTestId('account-deleted')).toBeTruthy();
   });
+
+  it('opened again after Keep it, shows an empty field without the last try’s error', async () => {
+    jest.spyOn(sessionApi, 'deleteAccount').mockRejectedValue(new ApiError(422, [{ field: 'password', detail: 'is wrong' }]));
+    await open();
+    await confirm('not my password');
+    expect(screen.getByText('is wrong')).toBeTruthy();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Keep it' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Delete account…' })));
+
+    const field = screen.getByLabelText('Password') as HTMLInputElement;
+    expect(field.value).toBe('');
+    expect(screen.queryByText('is wrong')).toBeNull();
+    expect(field.getAttribute('aria-invalid')).not.toBe('true');
+  });
 });
