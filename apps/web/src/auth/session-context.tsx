@@ -1,17 +1,22 @@
-import type { UserResponse } from '@crowdbox/contracts';
+import type { ErrorItem, UserResponse } from '@crowdbox/contracts';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { ApiError, setUnauthorizedHandler } from '../api/client';
+import { ApiError, errorItems, setUnauthorizedHandler } from '../api/client';
 import { sessionApi } from '../api/session.api';
 
 export type SessionState =
   | { status: 'loading'; user: null }
   /** `ended`: the server ended the session itself, and why (the log-in page says so). */
   | { status: 'anonymous'; user: null; ended?: 'account-deleted' }
-  | { status: 'signed-in'; user: UserResponse };
+  | { status: 'signed-in'; user: UserResponse }
+  /**
+   * GET /api/session/me failed otherwise than with 401 (a 502 during a deploy, a network error): who is
+   * signed in is not known, and `errors` say why. Not `anonymous`: that would send a signed-in user to log in.
+   */
+  | { status: 'unknown'; user: null; errors: ErrorItem[] };
 
 export interface Session {
   state: SessionState;
-  /** The signed-in user, or null while loading / signed out. */
+  /** The signed-in user, or null while loading / signed out / unknown. */
   user: UserResponse | null;
   logIn: (email: string, password: string) => Promise<UserResponse>;
   signUp: (email: string, password: string, name: string) => Promise<UserResponse>;
@@ -34,8 +39,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setState({ status: 'signed-in', user });
     } catch (error) {
       if (signal?.aborted) return;
-      if (error instanceof ApiError && error.status !== 401) console.warn('Could not read the session:', error.message);
-      setState({ status: 'anonymous', user: null });
+      // Only a 401 says there is no session; any other failure says nothing about it.
+      if (error instanceof ApiError && error.status === 401) {
+        setState({ status: 'anonymous', user: null });
+        return;
+      }
+      console.warn('Could not read the session:', error instanceof Error ? error.message : error);
+      setState({ status: 'unknown', user: null, errors: errorItems(error) });
     }
   }, []);
 
