@@ -188,10 +188,20 @@ describe('project settings', () => {
     await name.fill('Cars, counted again');
     // The server saves it; the answer is lost on the way back.
     await loseNextAnswer(page, `**/api/console/projects/${projectUuid}`, 'PATCH');
-    const reread = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === `/api/console/projects/${projectUuid}`);
+    // The page's re-read: a GET of the project answered 200 from here on (useLoad may abort one and send
+    // another), counted by a listener, which has no time limit of its own. A waitForResponse made here had 10 s
+    // for the click, the PATCH's round trip to the server, the error and the GET together: too little on a
+    // loaded CI host, where it timed out though the page did read the project again.
+    const rereads: string[] = [];
+    page.on('requestfinished', (request) => {
+      if (request.method() !== 'GET' || new URL(request.url()).pathname !== `/api/console/projects/${projectUuid}`) return;
+      void request.response().then((response) => response?.ok() && rereads.push(request.url()));
+    });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('No answer from the server: the changes may have been saved.', { exact: false }).waitFor();
-    await reread;
+    await expectEventually(async () => rereads.length > 0, 'the project read again after the lost answer', undefined, 30_000);
+    // The answer is in; the page applies it in its next tasks, before a frame and a timer have passed.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
     expect(await name.inputValue()).toBe('Cars, counted again');
 
     await page.getByRole('button', { name: 'Save changes' }).click();
