@@ -1,3 +1,4 @@
+import { describe, expect, it } from '@jest/globals';
 import { taskStateText } from '../task-state-text';
 
 describe('taskStateText (the worker history\'s last column)', () => {
