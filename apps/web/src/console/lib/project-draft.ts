@@ -148,11 +148,15 @@ export function toProjectBody(draft: ProjectDraft): CreateProjectBody {
   };
 }
 
-/** tasks x required submissions x reward, in cents; null while an input is not a number. */
+/**
+ * tasks x required submissions x reward, in cents; null while an input is not a whole number of at least
+ * 0: the API takes whole tasks, submissions and cents, so "2.5 tasks" or a reward of 12.5 cents is no
+ * batch it would charge for (12.5 showed as $0.13 while the total used 12.5).
+ */
 export function estimateCents(tasks: string, requiredSubmissions: string, rewardCents: string): number | null {
   const n = [tasks, requiredSubmissions, rewardCents].map((v) => Number(v.trim() === '' ? Number.NaN : v));
-  if (n.some((v) => !Number.isFinite(v) || v < 0)) return null;
-  return Math.round(n[0] * n[1] * n[2]);
+  if (n.some((v) => !Number.isInteger(v) || v < 0)) return null;
+  return n[0] * n[1] * n[2];
 }
 
 export function nextLabelColor(labels: LabelResponse[]): string {

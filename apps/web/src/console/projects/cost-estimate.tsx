@@ -18,11 +18,11 @@ export function CostEstimate({ requiredSubmissions, rewardCents }: Props) {
       <div className="cbc-estimate__row">
         <div className="field cbc-estimate__tasks">
           <label htmlFor={inputId}>Tasks</label>
-          <input id={inputId} type="number" min={0} inputMode="numeric" value={tasks} onChange={(e) => setTasks(e.target.value)} />
+          <input id={inputId} type="number" min={0} step={1} inputMode="numeric" value={tasks} onChange={(e) => setTasks(e.target.value)} />
         </div>
         <p className="cbc-estimate__formula" aria-live="polite" data-testid="cost-estimate">
           {total === null ? (
-            <span className="muted">Enter the number of tasks, required submissions and reward to see the cost.</span>
+            <span className="muted">Enter whole numbers of tasks, required submissions and reward (cents) to see the cost.</span>
           ) : (
             <>
               {tasks} tasks × {requiredSubmissions} submissions × {formatCents(Number(rewardCents))} ={' '}

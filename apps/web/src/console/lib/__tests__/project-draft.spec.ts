@@ -53,6 +53,12 @@ describe('the project form model', () => {
     expect(estimateCents('10', '3', '-1')).toBeNull();
   });
 
+  it('estimates only whole tasks, submissions and cents, as the API takes them', () => {
+    expect(estimateCents('2.5', '3', '25')).toBeNull();
+    expect(estimateCents('100', '3', '12.5')).toBeNull();
+    expect(estimateCents('100', '1.5', '25')).toBeNull();
+  });
+
   it('gives a new label the first palette colour not yet used', () => {
     expect(nextLabelColor([{ name: 'a', color: '#1F77B4' }])).toBe('#ff7f0e');
   });
