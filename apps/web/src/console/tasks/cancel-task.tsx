@@ -5,6 +5,7 @@ import { consoleApi, type CancelResult, type ConsoleTaskDetail } from '../lib/co
 import { plural } from '../lib/format';
 import { formatCents } from '../../shell/format';
 import { useConfirmedRequest } from '../lib/use-confirmed-request';
+import { useFocusStatus } from '../lib/use-focus-status';
 
 interface Props {
   projectUuid: string;
@@ -24,7 +25,8 @@ export function cancelTaskResultText(result: CancelResult): string {
  * The task page's "Cancel this task" (docs/decisions.md, "Cancelling one task"), shown for an outstanding
  * task: the confirmation states the cost first (the missing submissions' reward, the workers holding it,
  * what workers reported), then the result says what the server did. The section stays after the task is
- * read again as cancelled, so the result keeps the focus; the button is gone.
+ * read again as cancelled, so the result keeps the focus; the button is gone. After a cancel without an
+ * answer it stays too, with its error, and says what the re-read found once the task is no longer outstanding.
  */
 export function CancelTask({ projectUuid, task, onDone }: Props) {
   const { open, setOpen, busy, result, errors, setErrors, unsure, resultRef, confirm } = useConfirmedRequest(
@@ -33,7 +35,12 @@ export function CancelTask({ projectUuid, task, onDone }: Props) {
   );
 
   const outstanding = task.state === 'incomplete' && !result;
-  if (!outstanding && !result) return null;
+  // A cancel without an answer, after which the task is read again as no longer outstanding: the section
+  // stays, its error with it, and says what the task is now; the sentence takes the focus from the button,
+  // which is gone.
+  const settled = unsure && !outstanding && !result ? task.state : null;
+  const settledRef = useFocusStatus(settled);
+  if (!outstanding && !result && !settled) return null;
 
   const missing = Math.max(0, task.required_submissions - task.submission_count);
   return (
@@ -51,6 +58,11 @@ export function CancelTask({ projectUuid, task, onDone }: Props) {
         </p>
       )}
       <ErrorList errors={errors} title={unsure ? 'No answer from the server: the task may have been cancelled. It is read again.' : 'The task was not cancelled.'} />
+      {settled && (
+        <p className="alert warning" role="status" tabIndex={-1} ref={settledRef} data-testid="cancel-task-settled">
+          Read again: the task is {settled === 'cancelled' ? 'cancelled' : 'complete'}.
+        </p>
+      )}
       {outstanding && (
         <button
           type="button"

@@ -114,6 +114,22 @@ describe('CancelTask', () => {
     );
   });
 
+  it('after no answer, keeps saying so once the task reads as cancelled, says it is, and takes the focus there', async () => {
+    jest.spyOn(consoleApi, 'cancelTask').mockRejectedValue(new ApiError(502, [{ field: 'root', detail: 'The server answered 502 Bad Gateway' }], false));
+    const onDone = jest.fn<() => void>();
+    const { dialog, rerender } = openDialog(aTask(), onDone);
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel the task' })));
+    expect(onDone).toHaveBeenCalledTimes(1);
+
+    // The page's re-read shows the task cancelled: the button the focus was on goes.
+    rerender(<CancelTask projectUuid="p-1" task={aTask({ state: 'cancelled' })} onDone={onDone} />);
+    expect(screen.queryByRole('button', { name: 'Cancel this task' })).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('No answer from the server: the task may have been cancelled.');
+    const status = screen.getByRole('status');
+    expect(status.textContent).toBe('Read again: the task is cancelled.');
+    expect(document.activeElement).toBe(status);
+  });
+
   it('closes the dialog when the cancel never gets an answer, instead of holding the page on "Working…" for good', async () => {
     jest.useFakeTimers();
     const realFetch = globalThis.fetch;
