@@ -47,4 +47,28 @@ describe('cancelling outstanding tasks', () => {
     expect(await buttons.allInnerTexts()).toEqual(['Close', 'Cancel tasks']);
     expect(await buttons.nth(1).isDisabled()).toBe(true);
   });
+
+  it('after a cancel whose answer a proxy loses, the focus is on what is left, not the body, once the button has nothing to cancel', async () => {
+    const h = harness();
+    const { requester, projectUuid } = await aProjectWithTasks(h, { tasks: 2 });
+    const page = await h.newPage({ as: requester });
+    const overview = new ProjectOverviewPage(page);
+    await overview.open(projectUuid);
+
+    expect(await overview.openCancelDialog()).toContain('2 tasks');
+    const held = await holdNextRequest(page, '**/api/console/projects/*/cancel_outstanding');
+    await overview.cancelDialog.getByRole('button', { name: 'Cancel 2 tasks' }).click();
+    const route = await held.reached;
+    // The server cancels; a proxy loses its answer.
+    expect((await route.fetch()).status()).toBe(200);
+    await route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' });
+
+    // The page reads the figures again: nothing is outstanding, and the button has nothing left to do.
+    const none = page.getByTestId('cancel-none-left');
+    await none.waitFor();
+    expect(await page.getByTestId('error-list').innerText()).toContain('No answer from the server: the tasks may have been cancelled');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)).toBe('cancel-none-left');
+    h.takeConsoleErrors(); // Chromium logs the 502 it was given
+  });
 });

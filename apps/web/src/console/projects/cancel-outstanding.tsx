@@ -4,6 +4,7 @@ import { consoleApi, type ProjectProgress } from '../lib/console-api';
 import { plural } from '../lib/format';
 import { formatCents } from '../../shell/format';
 import { useConfirmedRequest } from '../lib/use-confirmed-request';
+import { useFocusStatus } from '../lib/use-focus-status';
 import { useFreshProgress } from './use-fresh-progress';
 
 interface Props {
@@ -24,6 +25,10 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
   const figures = { outstanding: fresh.tasks.outstanding, committed: fresh.committed_cents };
 
   const outstanding = progress.tasks.outstanding;
+  // A cancel without an answer leaves the focus on the button (the dialog gives it back), and the figures
+  // read again disable it when the cancel was done: Chromium then drops the focus to the body. It goes to
+  // the sentence that says nothing is left instead.
+  const noneLeftRef = useFocusStatus(unsure && outstanding === 0);
   return (
     <section className="card cbc-danger-zone" aria-labelledby="cancel-title">
       <h2 id="cancel-title">Cancel outstanding tasks</h2>
@@ -51,7 +56,11 @@ export function CancelOutstanding({ projectUuid, progress, onDone }: Props) {
       >
         {reading ? 'Counting the outstanding tasks…' : 'Cancel outstanding tasks'}
       </button>
-      {outstanding === 0 && <p className="field-hint">No outstanding tasks.</p>}
+      {outstanding === 0 && (
+        <p className="field-hint" tabIndex={-1} ref={noneLeftRef} data-testid="cancel-none-left">
+          No outstanding tasks.
+        </p>
+      )}
       <ConfirmDialog
         open={open}
         danger
