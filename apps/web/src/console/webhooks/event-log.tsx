@@ -1,5 +1,6 @@
 import type { ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { errorItems, mayHaveArrived } from '../../api/client';
 import { ErrorList } from '../../shell/error-list';
 import { DateTime } from '../components/date-time';
@@ -16,6 +17,12 @@ const FILTERS: Array<{ value: WebhookEventState | ''; label: string }> = [
   { value: 'failed', label: 'Failed' },
 ];
 
+/** The filter an address names (`?events=failed`); anything else is every event. */
+function filterOf(params: URLSearchParams): WebhookEventState | '' {
+  const value = params.get('events') ?? '';
+  return FILTERS.find((f) => f.value === value)?.value ?? '';
+}
+
 /** What a Redeliver did to one event, in words. */
 interface RedeliverResult {
   eventId: string;
@@ -28,7 +35,10 @@ const POLL_MS = 3000;
 
 /** The event log, newest first, 50 a page: every attempt with status, time and the reply's start; redeliver. */
 export function EventLog({ onActivity }: { onActivity: () => void }) {
-  const [state, setState] = useState<WebhookEventState | ''>('');
+  // The filter is in the address (`?events=`), as the task list's are: leaving the page and coming Back, a
+  // reload or a copied link shows the same filter.
+  const [params, setParams] = useSearchParams();
+  const state = filterOf(params);
   // The oldest event paged to with "Load older events": every load reaches down to it (fetchEventsDownTo).
   const floor = useRef<WebhookEvent | undefined>(undefined);
   // The page "Load older events" brought, shown until a load that reached its floor includes it.
@@ -55,6 +65,26 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     noticeRef.current?.focus();
   }, [notice]);
   const filterId = useId();
+  /**
+   * Another filter (the menu, Back or Forward, a link to the page) shows its log from the top, and a "Load
+   * older events" still on its way is dropped: its page holds the old filter's events. Refresh, the poll
+   * and a redelivery keep every page shown. Declared before the load, whose effect then reads no old floor.
+   */
+  const filterShown = useRef(state);
+  useEffect(() => {
+    if (filterShown.current === state) return;
+    filterShown.current = state;
+    olderRequest.current?.abort();
+    olderRequest.current = null;
+    setLoadingOlder(false);
+    floor.current = undefined;
+    setOlder(undefined);
+    // An error is about the log as the old filter showed it.
+    setErrors([]);
+    setOlderErrors([]);
+    setNotice('');
+    setOutcome(undefined);
+  }, [state]);
   const events = useLoad(async (signal) => {
     const floorId = floor.current?.id;
     const list = await fetchEventsDownTo((before) => consoleApi.webhookEvents({ state: state || undefined, before }, signal), floor.current);
@@ -74,22 +104,12 @@ export function EventLog({ onActivity }: { onActivity: () => void }) {
     return () => clearTimeout(timer);
   }, [pending, loaded, reload, onActivity]);
 
-  /**
-   * Another filter shows its log from the top, and a "Load older events" still on its way is dropped: its
-   * page holds the old filter's events. Refresh, the poll and a redelivery keep every page shown.
-   */
+  // A filter replaces the entry, as the task list's menu does: Back leaves the page rather than undoing a filter.
   const changeFilter = (next: WebhookEventState | '') => {
-    olderRequest.current?.abort();
-    olderRequest.current = null;
-    setLoadingOlder(false);
-    floor.current = undefined;
-    setOlder(undefined);
-    // An error is about the log as the old filter showed it.
-    setErrors([]);
-    setOlderErrors([]);
-    setNotice('');
-    setOutcome(undefined);
-    setState(next);
+    const search = new URLSearchParams(params);
+    if (next) search.set('events', next);
+    else search.delete('events');
+    setParams(search, { replace: true });
   };
 
   const loadOlder = async () => {

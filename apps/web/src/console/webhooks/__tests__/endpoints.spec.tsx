@@ -1,7 +1,20 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { render, screen, waitFor } from '@testing-library/react';
 import { consoleApi, type WebhookSettings } from '../../lib/console-api';
-import { WebhooksPage } from '../webhooks-page';
+import { TextEncoder } from 'node:util';
+
+// react-router (the event log keeps its filter in the address) needs TextEncoder, which jsdom lacks: the
+// router and the page are imported once it is there.
+let Page: () => React.JSX.Element;
+beforeAll(async () => {
+  Object.assign(globalThis, { TextEncoder });
+  const [{ MemoryRouter }, { WebhooksPage }] = await Promise.all([import('react-router'), import('../webhooks-page')]);
+  Page = () => (
+    <MemoryRouter>
+      <WebhooksPage />
+    </MemoryRouter>
+  );
+});
 
 afterEach(() => {
   jest.restoreAllMocks();
@@ -19,7 +32,7 @@ describe('Callback addresses', () => {
       endpoints: [endpoint(first, '2026-01-01T00:00:00.000Z'), endpoint('failed', '2026-01-02T00:00:00.000Z')],
     });
     jest.spyOn(consoleApi, 'webhooks').mockResolvedValue(settings('pending'));
-    render(<WebhooksPage />);
+    render(<Page />);
     await waitFor(() => expect(screen.getAllByTestId('endpoint-row')).toHaveLength(2));
     const states = () => screen.getAllByTestId('endpoint-row').map((row) => row.querySelector('.badge')?.textContent);
     expect(states()).toEqual(['awaiting confirmation', 'failed']);

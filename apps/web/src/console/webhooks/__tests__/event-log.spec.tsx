@@ -1,12 +1,43 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { act, fireEvent, render, screen } from '@testing-library/react';
+import { TextEncoder } from 'node:util';
+import type { NavigateFunction } from 'react-router';
 import { ApiError } from '../../../api/client';
 import { consoleApi, type WebhookEvent } from '../../lib/console-api';
-import { EventLog } from '../event-log';
+
+// react-router needs TextEncoder, which jsdom lacks: the router and the log are imported once it is there.
+let router: typeof import('react-router');
+let EventLog: typeof import('../event-log').EventLog;
+beforeAll(async () => {
+  Object.assign(globalThis, { TextEncoder });
+  let log: typeof import('../event-log');
+  [router, log] = await Promise.all([import('react-router'), import('../event-log')]);
+  EventLog = log.EventLog;
+});
 
 afterEach(() => {
   jest.restoreAllMocks();
 });
+
+/** The log on /console/webhooks (its filter is in the address), beside another page; the router's navigate. */
+function renderLog(path = '/console/webhooks') {
+  const { MemoryRouter, Route, Routes, useNavigate } = router;
+  const to: { navigate?: NavigateFunction } = {};
+  function Navigator() {
+    to.navigate = useNavigate();
+    return null;
+  }
+  const view = render(
+    <MemoryRouter initialEntries={[path]}>
+      <Navigator />
+      <Routes>
+        <Route path="/console/webhooks" element={<EventLog onActivity={() => undefined} />} />
+        <Route path="/console/keys" element={<p>Keys</p>} />
+      </Routes>
+    </MemoryRouter>,
+  );
+  return { ...view, navigate: (where: string | number) => act(async () => void (typeof where === 'number' ? to.navigate?.(where) : to.navigate?.(where))) };
+}
 
 const FAILED: WebhookEvent = {
   id: '0b9f0a52-0000-4000-8000-000000000001',
@@ -31,7 +62,7 @@ describe('EventLog', () => {
           answer = () => resolve({ data: { id: FAILED.id, state: 'pending' }, body: { data: { id: FAILED.id, state: 'pending' } }, status: 202 });
         }),
     );
-    render(<EventLog onActivity={() => undefined} />);
+    renderLog();
     const button = await screen.findByTestId('redeliver');
 
     fireEvent.click(button);
@@ -50,7 +81,7 @@ describe('EventLog', () => {
     jest
       .spyOn(consoleApi, 'redeliver')
       .mockRejectedValue(new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false));
-    render(<EventLog onActivity={() => undefined} />);
+    renderLog();
     fireEvent.click(await screen.findByTestId('redeliver'));
     expect((await screen.findByTestId('redeliver-outcome')).textContent).toContain('may have been queued for delivery again');
     expect(events).toHaveBeenCalledTimes(2);
@@ -70,7 +101,7 @@ describe('EventLog', () => {
       const first = Array.from({ length: 50 }, (_, i) => event(i));
       const older = Array.from({ length: 10 }, (_, i) => event(50 + i));
       const events = jest.spyOn(consoleApi, 'webhookEvents').mockImplementation(async ({ before }) => (before ? older : first));
-      render(<EventLog onActivity={() => undefined} />);
+      renderLog();
       await screen.findAllByTestId('event-row');
       events.mockRejectedValueOnce(unreachable());
       const button = screen.getByRole('button', { name: 'Load older events' });
@@ -103,7 +134,7 @@ describe('EventLog', () => {
 
     it('is aria-disabled, not disabled, while on its way, and a second press sends nothing', async () => {
       const events = jest.spyOn(consoleApi, 'webhookEvents').mockResolvedValue(Array.from({ length: 50 }, (_, i) => event(i)));
-      render(<EventLog onActivity={() => undefined} />);
+      renderLog();
       await screen.findAllByTestId('event-row');
       events.mockReturnValue(new Promise(() => undefined));
       const button = screen.getByRole('button', { name: 'Load older events' });
@@ -115,6 +146,38 @@ describe('EventLog', () => {
       expect(loading.hasAttribute('disabled')).toBe(false);
       fireEvent.click(loading);
       expect(events).toHaveBeenCalledTimes(2);
+    });
+  });
+
+  describe('the filter', () => {
+    it('is kept in the address: leaving the page and coming Back shows the same filter', async () => {
+      const events = jest.spyOn(consoleApi, 'webhookEvents').mockResolvedValue([FAILED]);
+      const { navigate } = renderLog();
+      await screen.findAllByTestId('event-row');
+      await act(async () => {
+        fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'failed' } });
+      });
+      await screen.findAllByTestId('event-row');
+      await navigate('/console/keys');
+      await screen.findByText('Keys');
+      events.mockClear();
+      await navigate(-1);
+      await screen.findAllByTestId('event-row');
+      expect((screen.getByLabelText('Show') as HTMLSelectElement).value).toBe('failed');
+      expect(events.mock.calls.map(([query]) => query.state)).toEqual(['failed']);
+    });
+
+    it('is read from the address, and a link to the page without one shows every event from the top', async () => {
+      const events = jest.spyOn(consoleApi, 'webhookEvents').mockResolvedValue([FAILED]);
+      const { navigate } = renderLog('/console/webhooks?events=failed');
+      await screen.findAllByTestId('event-row');
+      expect((screen.getByLabelText('Show') as HTMLSelectElement).value).toBe('failed');
+      expect(events.mock.calls.map(([query]) => query.state)).toEqual(['failed']);
+      events.mockClear();
+      await navigate('/console/webhooks');
+      await screen.findAllByTestId('event-row');
+      expect((screen.getByLabelText('Show') as HTMLSelectElement).value).toBe('');
+      expect(events.mock.calls.map(([query]) => query.state)).toEqual([undefined]);
     });
   });
 });

@@ -2,10 +2,22 @@ import { afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals'
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { ApiError } from '../../../api/client';
 import { consoleApi, type WebhookSettings } from '../../lib/console-api';
-import { WebhooksPage } from '../webhooks-page';
+import { TextEncoder } from 'node:util';
 import { installDialog } from '../../__tests__/jsdom-dialog';
 
-beforeAll(installDialog);
+// react-router (the event log keeps its filter in the address) needs TextEncoder, which jsdom lacks: the
+// router and the page are imported once it is there.
+let Page: () => React.JSX.Element;
+beforeAll(async () => {
+  installDialog();
+  Object.assign(globalThis, { TextEncoder });
+  const [{ MemoryRouter }, { WebhooksPage }] = await Promise.all([import('react-router'), import('../webhooks-page')]);
+  Page = () => (
+    <MemoryRouter>
+      <WebhooksPage />
+    </MemoryRouter>
+  );
+});
 
 afterEach(() => {
   jest.restoreAllMocks();
@@ -22,7 +34,7 @@ describe('Rotate secret', () => {
     jest
       .spyOn(consoleApi, 'rotateSigningSecret')
       .mockRejectedValue(new ApiError(0, [{ field: 'root', detail: 'The server could not be reached. Check your connection and try again.' }], false));
-    render(<WebhooksPage />);
+    render(<Page />);
     expect((await screen.findByTestId('signing-secret')).textContent).toContain('whsec_');
 
     fireEvent.click(screen.getByTestId('rotate-secret'));
@@ -39,7 +51,7 @@ describe('Rotate secret', () => {
     jest.spyOn(consoleApi, 'webhookEvents').mockResolvedValue([]);
     jest.spyOn(consoleApi, 'webhooks').mockResolvedValue(BEFORE);
     jest.spyOn(consoleApi, 'rotateSigningSecret').mockRejectedValue(new ApiError(429, [{ field: 'root', detail: 'rate limit exceeded; retry in 3 s' }]));
-    render(<WebhooksPage />);
+    render(<Page />);
     await screen.findByTestId('signing-secret');
 
     fireEvent.click(screen.getByTestId('rotate-secret'));
