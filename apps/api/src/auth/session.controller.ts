@@ -20,7 +20,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { AccountDeletionService } from './account-deletion.service';
 import { ChangePasswordDto, DeleteAccountDto, LoginDto, SignupDto } from './dto/session.dto';
-import { clearSessionCookie, setSessionCookie } from './session-cookie';
+import { clearSessionCookie, cookieIsSecure, setSessionCookie } from './session-cookie';
 import { Device } from './session-device.decorator';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type SessionDevice, type StartedSession } from './sessions.service';
@@ -47,7 +47,7 @@ export class SessionController {
   ) {}
 
   @Post('signup')
-  @ApiOperation({ summary: 'Sign up', description: 'Creates a user and its account, and signs it in: the token in the answer and the `cb_session` cookie.' })
+  @ApiOperation({ summary: 'Sign up', description: 'Creates a user and its account, and signs it in: the token in the answer and the session cookie (`__Host-cb_session`; `cb_session` over plain HTTP).' })
   @ApiData(201, ref('Session'))
   @ApiErrors([...BODY_ERRORS, 403, 415, 422, 429], {
     422: 'A field is invalid, or `email` is already registered.',
@@ -59,7 +59,7 @@ export class SessionController {
   }
 
   @Post('login')
-  @ApiOperation({ summary: 'Log in', description: 'Signs in: the token in the answer and the `cb_session` cookie.' })
+  @ApiOperation({ summary: 'Log in', description: 'Signs in: the token in the answer and the session cookie (`__Host-cb_session`; `cb_session` over plain HTTP).' })
   @ApiData(200, ref('Session'))
   @ApiErrors([...BODY_ERRORS, 401, 403, 415, 422, 429], {
     401: 'Field `root`, `email or password is wrong` (the same answer for an unknown email).',
@@ -80,7 +80,7 @@ export class SessionController {
   @ApiErrors([401, 403])
   async logOut(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.logOut(session.sessionId);
-    clearSessionCookie(reply);
+    clearSessionCookie(reply, cookieIsSecure(this.config, reply.request));
     return { data: { ok: true } };
   }
 
@@ -134,7 +134,7 @@ export class SessionController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DataBody<DeletedAccountResponse>> {
     await this.deletion.deleteAccount(session, body, ip);
-    clearSessionCookie(reply);
+    clearSessionCookie(reply, cookieIsSecure(this.config, reply.request));
     return { data: { deleted: true } };
   }
 
@@ -165,7 +165,7 @@ export class SessionController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DataBody<EndedSessionResponse>> {
     const ended = await this.sessions.end(session, id);
-    if (ended.current) clearSessionCookie(reply);
+    if (ended.current) clearSessionCookie(reply, cookieIsSecure(this.config, reply.request));
     return { data: ended };
   }
 
@@ -180,10 +180,7 @@ export class SessionController {
   }
 
   private reply(reply: FastifyReply, started: StartedSession): DataBody<SessionResponse> {
-    // HTTPS-only in production, and wherever the request came over HTTPS (directly, or through a proxy
-    // TRUST_PROXY believes), whatever NODE_ENV says; COOKIE_SECURE overrides both.
-    const secure = this.config.COOKIE_SECURE ?? (this.config.NODE_ENV === 'production' || reply.request.protocol === 'https');
-    setSessionCookie(reply, started.token, started.expiresAt, secure);
+    setSessionCookie(reply, started.token, started.expiresAt, cookieIsSecure(this.config, reply.request));
     return { data: { user: toUserResponse(started.user), token: started.token } };
   }
 }

@@ -1,7 +1,9 @@
-import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { ApiException } from '../common/errors/api.exception';
-import { readSessionCookie } from './session-cookie';
+import { APP_CONFIG } from '../config/config.module';
+import type { AppConfig } from '../config/config.schema';
+import { cookieIsSecure, readSessionCookie } from './session-cookie';
 import { SessionRateLimit } from './session-rate-limit';
 import { SessionsService } from './sessions.service';
 
@@ -18,11 +20,12 @@ export class SessionGuard implements CanActivate {
   constructor(
     private readonly sessions: SessionsService,
     private readonly rateLimit: SessionRateLimit,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const token = sessionToken(request);
+    const token = sessionToken(request, cookieIsSecure(this.config, request));
     if (!token) throw ApiException.of(401, 'root', 'log in first: send Authorization: Bearer <token> or the session cookie');
     const principal = await this.sessions.resolve(token);
     if (!principal) throw ApiException.of(401, 'root', 'the session has expired or was logged out; log in again');
@@ -33,8 +36,8 @@ export class SessionGuard implements CanActivate {
   }
 }
 
-export function sessionToken(request: FastifyRequest): string | undefined {
+export function sessionToken(request: FastifyRequest, secureCookie: boolean): string | undefined {
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
-  return readSessionCookie(request);
+  return readSessionCookie(request, secureCookie);
 }

@@ -114,7 +114,7 @@ export const RESPONSE_SCHEMAS = {
   User: object({ id: uuid, account_id: uuid, email: { type: 'string', format: 'email' }, name: str, created_at: time }),
   Session: object({
     user: { $ref: '#/components/schemas/User' },
-    token: { type: 'string', description: 'the session token: send it as `Authorization: Bearer <token>` (the same call also sets the `cb_session` cookie)' },
+    token: { type: 'string', description: 'the session token: send it as `Authorization: Bearer <token>` (the same call also sets the session cookie, `__Host-cb_session`, or `cb_session` over plain HTTP)' },
   }),
   Me: object({ user: { $ref: '#/components/schemas/User' } }),
   SessionInfo: object({

@@ -4,7 +4,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { cleanupOpenApiDoc, type ZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { SESSION_COOKIE } from '../auth/session-cookie';
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '../auth/session-cookie';
 import { SECURITY, TAGS } from '../common/http/api-docs';
 import { RESPONSE_SCHEMAS } from './openapi-schemas';
 
@@ -12,7 +12,7 @@ const DESCRIPTION = `Requester API (\`/api/v1\`, Cogmint-compatible, \`apikey\` 
 Every success is \`{data: …}\`; every error is \`{errors: [{field, detail}]}\` (schema \`ErrorBody\`).
 
 A session is the token that sign-up and log-in answer, sent as \`Authorization: Bearer <token>\` or as the
-httpOnly \`${SESSION_COOKIE}\` cookie the same calls set. Writes with the cookie must come from our own pages
+httpOnly \`${SECURE_SESSION_COOKIE}\` cookie the same calls set (\`${SESSION_COOKIE}\` over plain HTTP). Writes with the cookie must come from our own pages
 (\`Sec-Fetch-Site\`/\`Origin\`), with \`Content-Type: application/json\`.
 
 ## Webhooks
@@ -42,7 +42,11 @@ export function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
     .setVersion('1')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'apikey', description: 'A live (`cb_live_…`) or test (`cb_test_…`) API key.' }, SECURITY.apiKey)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The session token from sign-up or log-in.' }, SECURITY.session)
-    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie sign-up and log-in set.' }, SECURITY.sessionCookie)
+    .addCookieAuth(
+      SECURE_SESSION_COOKIE,
+      { type: 'apiKey', in: 'cookie', name: SECURE_SESSION_COOKIE, description: `The session cookie sign-up and log-in set; \`${SESSION_COOKIE}\` over plain HTTP.` },
+      SECURITY.sessionCookie,
+    )
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: '`METRICS_TOKEN` (GET /metrics only).' }, SECURITY.metrics);
   for (const tag of Object.values(TAGS)) builder.addTag(tag);
   const document = cleanupOpenApiDoc(SwaggerModule.createDocument(app, builder.build()));

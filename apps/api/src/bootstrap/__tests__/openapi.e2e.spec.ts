@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
     }
     expect(doc.components.securitySchemes.apikey).toMatchObject({ type: 'apiKey', in: 'header', name: 'apikey' });
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(doc.components.securitySchemes.session_cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'cb_session' });
+    expect(doc.components.securitySchemes.session_cookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: '__Host-cb_session' });
   });
 
   it('documents a 401 wherever a credential is required, and the server answers it without one', async () => {

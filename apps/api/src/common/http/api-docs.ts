@@ -28,7 +28,7 @@ export const TAGS = {
 /** The `apikey` header (ApiKeyGuard): a live or a test key. */
 export const ApiKeyAuth = (): ClassDecorator & MethodDecorator => ApiSecurity(SECURITY.apiKey);
 
-/** A session (SessionGuard): `Authorization: Bearer <token>` or the `cb_session` cookie, either one. */
+/** A session (SessionGuard): `Authorization: Bearer <token>` or the session cookie (auth/session-cookie.ts), either one. */
 export const ApiSessionAuth = (): ClassDecorator & MethodDecorator =>
   applyDecorators(ApiBearerAuth(SECURITY.session), ApiCookieAuth(SECURITY.sessionCookie));
 
