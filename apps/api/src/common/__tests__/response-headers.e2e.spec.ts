@@ -22,6 +22,16 @@ describe('headers on every answer', () => {
     }
   });
 
+  it('nosniff on every answer, and HSTS on those over HTTPS (here through a proxy on loopback) only', async () => {
+    const plain = await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: r.liveKey } });
+    const https = await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: r.liveKey, 'x-forwarded-proto': 'https' } });
+    const missing = await t.request({ method: 'GET', url: '/api/v1/nothing-here', headers: { 'x-forwarded-proto': 'https' } });
+    for (const res of [plain, https, missing]) expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    expect(https.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(missing.headers['strict-transport-security']).toBe('max-age=31536000');
+  });
+
   it('Swagger UI cannot be framed', async () => {
     const res = await t.request({ method: 'GET', url: '/api/docs' });
     expect(res.status).toBe(200);
