@@ -16,7 +16,9 @@ const options = (): sanitizeHtml.IOptions => (built ??= {
     'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'figure', 'figcaption', 'img', 'a',
   ],
   allowedAttributes: {
-    '*': ['class', 'title', 'lang', 'dir'],
+    // No `class`: a prompt has no stylesheet of its own, so a class could only borrow the app's (its top
+    // bar, its menus) to dress a requester's link as the worker's own page.
+    '*': ['title', 'lang', 'dir'],
     a: ['href', 'target', 'rel'],
     img: ['src', 'alt', 'width', 'height'],
     td: ['colspan', 'rowspan'],
