@@ -40,7 +40,9 @@ describe('ProducerQueues', () => {
   /** The registered queue, on a connection of its own: reading through it leaves the counted client alone. */
   let observer: Queue;
   beforeAll(async () => {
-    t = await startTestApp();
+    // A command timeout far above the default 500 ms: what is counted here is writes, and on a busy CI
+    // host an add past 500 ms was left to the sweep (as it should be), so its job never came.
+    t = await startTestApp({ REDIS_COMMAND_TIMEOUT_MS: '5000' });
     redis = t.app.get(REDIS);
     scheduler = t.app.get(CheckoutExpiryScheduler);
     observer = t.app.get(getQueueToken(QUEUES.checkoutExpiry));
@@ -57,12 +59,12 @@ describe('ProducerQueues', () => {
     const writes = await writesDuring(redis, () => ids.forEach((id) => scheduler.schedule(id, new Date(Date.now() + 60_000))));
     expect(writes).toBeGreaterThanOrEqual(1);
     expect(writes).toBeLessThanOrEqual(2);
-    expect(await eventually(async () => (await queued(ids)) === ids.length, 2_000)).toBe(true);
+    expect(await eventually(async () => (await queued(ids)) === ids.length, 10_000)).toBe(true);
 
     const removals = await writesDuring(redis, () => ids.forEach((id) => scheduler.unschedule(id)));
     expect(removals).toBeGreaterThanOrEqual(1);
     expect(removals).toBeLessThanOrEqual(2);
-    expect(await eventually(async () => (await queued(ids)) === 0, 2_000)).toBe(true);
+    expect(await eventually(async () => (await queued(ids)) === 0, 10_000)).toBe(true);
   });
 
   it('are the queues the workers read: same names, same prefix', () => {
