@@ -1,5 +1,24 @@
 import { Client } from 'pg';
 
+/**
+ * Set on every error this client's connect or queries fail with: a socket error (ECONNREFUSED while the
+ * server is down, ECONNRESET) says only that some peer went away, and the same codes come from Redis's
+ * client; this says the peer was the database (common/errors/database-unavailable.ts).
+ */
+export const FROM_DATABASE = Symbol('from the database connection');
+
+function markFromDatabase(error: unknown): void {
+  if (error !== null && typeof error === 'object') (error as { [FROM_DATABASE]?: boolean })[FROM_DATABASE] = true;
+}
+
+/** Whether `error` came from a database connection (FROM_DATABASE), also as TypeORM's QueryFailedError wraps it. */
+export function isFromDatabase(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return false;
+  const marked = (e: object) => (e as { [FROM_DATABASE]?: boolean })[FROM_DATABASE] === true;
+  const driverError = (error as { driverError?: unknown }).driverError;
+  return marked(error) || (driverError !== null && typeof driverError === 'object' && marked(driverError));
+}
+
 /** pg's message for a query whose answer did not come within query_timeout. */
 export const QUERY_READ_TIMEOUT = 'Query read timeout';
 
@@ -25,6 +44,22 @@ export class QueryTimeoutClient extends Client {
     this.on('error', () => undefined);
   }
 
+  // Both forms of pg's connect() (pg-pool passes a callback) go through here unchanged but for the mark.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override connect(...args: any[]): any {
+    const callback = args[0];
+    if (typeof callback === 'function') {
+      return super.connect((error: Error) => {
+        if (error) markFromDatabase(error);
+        (callback as (error: Error) => void)(error);
+      });
+    }
+    return super.connect().catch((error: unknown) => {
+      markFromDatabase(error);
+      throw error;
+    });
+  }
+
   // Every form of pg's query() (promise, callback, submittable) goes through here unchanged.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
@@ -32,7 +67,7 @@ export class QueryTimeoutClient extends Client {
     if (typeof args[last] === 'function') {
       const callback = args[last] as (error: unknown, result: unknown) => void;
       args[last] = (error: unknown, result: unknown) => {
-        this.closeIfDead(error);
+        this.failed(error);
         callback(error, result);
       };
       return super.query(...(args as Parameters<Client['query']>));
@@ -40,11 +75,17 @@ export class QueryTimeoutClient extends Client {
     const result: unknown = super.query(...(args as Parameters<Client['query']>));
     if (result instanceof Promise) {
       return result.catch((error: unknown) => {
-        this.closeIfDead(error);
+        this.failed(error);
         throw error;
       });
     }
     return result;
+  }
+
+  private failed(error: unknown): void {
+    if (!error) return;
+    markFromDatabase(error);
+    this.closeIfDead(error);
   }
 
   /**

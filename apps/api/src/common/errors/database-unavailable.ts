@@ -1,4 +1,4 @@
-import { QUERY_READ_TIMEOUT } from '../../database/query-timeout-client';
+import { isFromDatabase, QUERY_READ_TIMEOUT } from '../../database/query-timeout-client';
 import { sqlState } from './sql-state';
 
 /** pg-pool's messages when no connection came within DATABASE_CONNECT_TIMEOUT_MS. */
@@ -15,8 +15,11 @@ const STATEMENT_TIMEOUT = '57014';
 /**
  * Node's socket errors on the way to the server, which pg passes on as they are: nothing listens (a
  * server stopped or restarting: ECONNREFUSED), the connection was cut under a query (ECONNRESET, EPIPE),
- * the host or its name cannot be reached (a failover's DNS switch: ENOTFOUND, EAI_AGAIN).
+ * the host or its name cannot be reached (a failover's DNS switch: ENOTFOUND, EAI_AGAIN). Counted only
+ * on errors the database's client marked (isFromDatabase): Redis's client fails with the same codes.
  */
+/** 53300 too_many_connections: more processes x DATABASE_POOL_SIZE than max_connections; the server is there. */
+const TOO_MANY_CONNECTIONS = '53300';
 const SOCKET_LOST = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 
 export type DatabaseUnavailable = 'busy' | 'lost';
@@ -32,10 +35,11 @@ export function databaseUnavailable(error: unknown): DatabaseUnavailable | undef
   // No answer within DATABASE_QUERY_TIMEOUT_MS (query-timeout-client.ts) is counted busy: an overloaded
   // server looks the same from here as a silent one, and the connection is closed either way.
   if (typeof message === 'string' && (NO_CONNECTION.has(message) || message === QUERY_READ_TIMEOUT)) return 'busy';
-  // Class 53, insufficient resources: 53300 too_many_connections (more processes x DATABASE_POOL_SIZE
-  // than max_connections), 53100 disk_full, 53200 out_of_memory; the server is there, and overloaded.
-  if (code === STATEMENT_TIMEOUT || code?.startsWith('53')) return 'busy';
-  if ((typeof message === 'string' && CONNECTION_LOST.has(message)) || (code !== undefined && SOCKET_LOST.has(code))) return 'lost';
+  // Not the rest of class 53 (disk_full, out_of_memory): they are not over in a few seconds, and an
+  // operator must see them as errors, not as warnings of a busy moment.
+  if (code === STATEMENT_TIMEOUT || code === TOO_MANY_CONNECTIONS) return 'busy';
+  if (typeof message === 'string' && CONNECTION_LOST.has(message)) return 'lost';
+  if (code !== undefined && SOCKET_LOST.has(code) && isFromDatabase(error)) return 'lost';
   // Class 08, connection exception, as a server reports it (08006 connection_failure, 08P01 …).
   if (code !== undefined && (SERVER_GOING.has(code) || code.startsWith('08'))) return 'lost';
   return undefined;
