@@ -91,7 +91,8 @@ const RECORD_ATTEMPTS: PreparedStatement = {
 
 /**
  * Moves the next attempt of events whose receiver was busy to when their job comes back ($2, ms from
- * now), unless a redeliver reset the event since its read ($3). Nothing was sent, so nothing is logged;
+ * now), unless the event moved since its read: a redeliver reset it ($3), or its job, back from the
+ * queue before this write ran, already made an attempt ($4), whose time must stand. Nothing was sent, so nothing is logged;
  * but the row must say when the event goes next: the console shows it, and the relay takes an event whose
  * time is past for one whose job was lost, so a slow receiver's backlog, left at its first time, filled
  * every page of every relay pass (oldest first) and kept the relay from the events after it. Without
@@ -102,8 +103,8 @@ const DEFER_EVENTS: PreparedStatement = {
   name: 'webhook_delivery_defer_events',
   text: `
     UPDATE webhook_events e SET next_attempt_at = now() + make_interval(secs => i.delay_ms / 1000)
-      FROM unnest($1::uuid[], $2::double precision[], $3::int[]) AS i(event_id, delay_ms, redeliveries), ${ASYNC_COMMIT}
-     WHERE e.id = i.event_id AND e.state = 'pending' AND e.redeliveries = i.redeliveries`,
+      FROM unnest($1::uuid[], $2::double precision[], $3::int[], $4::int[]) AS i(event_id, delay_ms, redeliveries, attempt_count), ${ASYNC_COMMIT}
+     WHERE e.id = i.event_id AND e.state = 'pending' AND e.redeliveries = i.redeliveries AND e.attempt_count = i.attempt_count`,
 };
 
 /** An event whose receiver was busy: its job waits `delayMs` in the queue (ReceiverSlots). */
@@ -112,6 +113,8 @@ export interface Deferral {
   delayMs: number;
   /** The event's `redeliveries` as the delivery read it (AttemptRecord.redeliveries). */
   redeliveries: number;
+  /** The event's `attempt_count` as the delivery read it. */
+  attemptCount: number;
 }
 
 /** Most rows one statement takes: past this, a batch's round trip no longer saves anything worth its size. */
@@ -154,7 +157,12 @@ export class DeliveryBatches {
       return records.map((r) => applied.has(r.eventId));
     };
     const deferEvents = async (deferrals: readonly Deferral[]) => {
-      await runPrepared(db, DEFER_EVENTS, [deferrals.map((d) => d.eventId), deferrals.map((d) => d.delayMs), deferrals.map((d) => d.redeliveries)]);
+      await runPrepared(db, DEFER_EVENTS, [
+        deferrals.map((d) => d.eventId),
+        deferrals.map((d) => d.delayMs),
+        deferrals.map((d) => d.redeliveries),
+        deferrals.map((d) => d.attemptCount),
+      ]);
       return deferrals.map(() => undefined);
     };
     const options = { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (flush: () => void) => setImmediate(flush) };

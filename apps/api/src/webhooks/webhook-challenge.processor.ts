@@ -7,15 +7,26 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { ASYNC_COMMIT } from '../database/async-commit';
 import { WebhookMetrics } from '../metrics/webhook-metrics';
 import { ACCOUNT_DELETED, accountDeletedSql } from './deleted-account';
 import { releaseParkedPage } from './parked-events';
 import { deferralMs, ReceiverSlots } from './receiver-slots';
-import { ASYNC_COMMIT } from '../database/async-commit';
 import { nextDelayMs } from './retry-policy';
 import { signatureHeaders, signingSecretsSql } from './signing';
 import { WebhookJobs } from './webhook-jobs';
 import { WebhookSender, type SendOutcome } from './webhook-sender';
+
+/**
+ * A deferred challenge's next time ($2 ms from now), unless its address moved on since the read ($3 its
+ * attempt count then: the job, back from the queue before this write ran, may already have made its
+ * attempt, whose time must stand); see defer(). Asynchronous commit: lost in a crash, the old time only
+ * makes the relay re-add a queued job.
+ */
+const DEFER_CHALLENGE = `
+  UPDATE webhook_endpoints SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
+    FROM ${ASYNC_COMMIT}
+   WHERE id = $1 AND state = 'pending' AND attempt_count = $3`;
 
 interface EndpointRow {
   id: string;
@@ -75,11 +86,11 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
     if (endpoint.account_deleted) return this.fail(endpoint.id, ACCOUNT_DELETED);
 
     const turn = await this.accounts.take(endpoint.account_id, 0);
-    if (!('release' in turn)) return this.defer(job, token, turn.busyForMs);
+    if (!('release' in turn)) return this.defer(job, token, turn.busyForMs, endpoint.attempt_count);
     const body = JSON.stringify({ event: 'challenge', data: { token: endpoint.challenge_token } });
     const headers = signatureHeaders(endpoint.secrets, randomUUID(), body);
     const outcome = await this.sender.postUnlessBusy(endpoint.url, body, headers, this.config.WEBHOOK_RECEIVER_WAIT_MS).finally(turn.release);
-    if ('busyForMs' in outcome) return this.defer(job, token, outcome.busyForMs);
+    if ('busyForMs' in outcome) return this.defer(job, token, outcome.busyForMs, endpoint.attempt_count);
     const attempts = endpoint.attempt_count + 1;
     const failure = challengeFailure(outcome, endpoint.challenge_token);
 
@@ -143,16 +154,12 @@ export class WebhookChallengeProcessor extends WorkerHost implements OnApplicati
    * disk (ASYNC_COMMIT): lost in a crash, the old time only makes the relay re-add the job, a no-op
    * while it waits; a failed write is only logged, for the same reason.
    */
-  private async defer(job: Job<WebhookChallengeJob>, token: string | undefined, busyForMs: number): Promise<never> {
+  private async defer(job: Job<WebhookChallengeJob>, token: string | undefined, busyForMs: number, attemptCount: number): Promise<never> {
     this.metrics.challenge.busy.inc();
     const delayMs = deferralMs(busyForMs);
     await job.moveToDelayed(Date.now() + delayMs, token);
     await this.db
-      .query(
-        `UPDATE webhook_endpoints SET next_attempt_at = now() + make_interval(secs => $2::double precision / 1000)
-           FROM ${ASYNC_COMMIT} WHERE id = $1 AND state = 'pending'`,
-        [job.data.endpointId, delayMs],
-      )
+      .query(DEFER_CHALLENGE, [job.data.endpointId, delayMs, attemptCount])
       .catch((error: Error) => this.logger.warn(`webhook address ${job.data.endpointId}: its next challenge time was not recorded: ${error.message}`));
     throw new DelayedError();
   }

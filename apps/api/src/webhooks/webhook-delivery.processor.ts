@@ -100,7 +100,7 @@ export class WebhookDeliveryProcessor extends WorkerHost implements OnApplicatio
       const delayMs = deferralMs(outcome.busyForMs);
       await job.moveToDelayed(Date.now() + delayMs, token);
       await this.batches
-        .recordDeferral({ eventId, delayMs, redeliveries: event.redeliveries })
+        .recordDeferral({ eventId, delayMs, redeliveries: event.redeliveries, attemptCount: event.attempt_count })
         .catch((error: Error) => this.logger.warn(`webhook event ${eventId}: its next attempt time was not recorded: ${error.message}`));
       throw new DelayedError();
     }
