@@ -96,7 +96,10 @@ export class ConsoleTasksController {
     description: 'The export of GET /api/v1/projects/{uuid}/annotations with every worker\'s boxes, as an attachment (`Content-Disposition`).',
   })
   @ApiExport()
-  @ApiErrors([401, 404, 422, 429], { 422: '`format` is not `json`, `coco` or `csv`.' })
+  @ApiErrors([401, 403, 404, 422, 429], {
+    403: 'A request from another site (the browser says so): a link elsewhere cannot start the download.',
+    422: '`format` is not `json`, `coco` or `csv`.',
+  })
   async results(
     @CurrentSession() session: SessionPrincipal,
     @IdParam('uuid') uuid: string,

@@ -17,7 +17,6 @@ export function testModeCoco(entries: ProjectAnnotationsEntry[]): AsyncIterable<
   const project = Object.assign(new Project(), {
     name: 'Test project (using a test key)',
     labels: labels.map((name) => ({ name, color: '#1f77b4' })),
-    consensusIouThreshold: 0.5,
   });
   const categories = new CocoCategories(project);
   return cocoExport(

@@ -51,8 +51,10 @@ export class TestIdempotency {
     const slot = `${this.prefix}:${createHash('sha256').update(`${accountId}:${key}`).digest('base64url')}`;
     const held = await this.read(slot);
     refuseAnotherBody(held, hash);
-    if (held === undefined) await takePoint(this.newKeys, accountId, `more than ${TEST_KEYS_PER_DAY} new Idempotency-Keys with test keys in 24 h`);
+    // A refused answer (a body the project does not take, an archived project) takes no new key, and so
+    // none of the day's allowance: that bounds the keys held in Redis, and only an answer takes one.
     const result = answer(held !== undefined);
+    if (held === undefined) await takePoint(this.newKeys, accountId, `more than ${TEST_KEYS_PER_DAY} new Idempotency-Keys with test keys in 24 h`);
     refuseAnotherBody(await this.take(slot, hash), hash);
     return result;
   }

@@ -126,6 +126,18 @@ describe('test keys', () => {
       expect((await keyed(r.testKey, { project_uuid: r.projectUuid, substitutions: { object: 'car' } }, 'k-past-the-cap')).status).toBe(201);
     });
 
+    it('counts no new key for a refused answer (a substitution the template does not have)', async () => {
+      const own = await aRequester(t);
+      const redis = t.app.get<RedisClient>(REDIS);
+      const { REDIS_PREFIX } = t.app.get<AppConfig>(APP_CONFIG);
+      const counted = async () => Number((await redis.get(`${REDIS_PREFIX}:test-idempotency-new:${own.accountId}`)) ?? 0);
+      const refused = await keyed(own.testKey, { project_uuid: own.projectUuid, substitutions: { object: 'car', no_such_variable: 'x' } }, 'k-refused');
+      expect(refused.status).toBe(422);
+      expect(await counted()).toBe(0);
+      expect((await keyed(own.testKey, { project_uuid: own.projectUuid, substitutions: { object: 'car' } }, 'k-taken')).status).toBe(201);
+      expect(await counted()).toBe(1);
+    });
+
     it('answers one body of several sent at once with one key, and refuses the others', async () => {
       const bodies = ['car', 'bus', 'car', 'bus', 'van', 'car', 'bus', 'van'].map((object) => ({ project_uuid: r.projectUuid, substitutions: { object } }));
       const answers = await Promise.all(bodies.map((task) => keyed(r.testKey, task, 'k-race')));
