@@ -226,6 +226,12 @@ export const configSchema = z.object({
    * connections before it gives up and exits with code 1 (bootstrap/shutdown-deadline.ts).
    */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+  /**
+   * After SIGTERM or SIGINT, how long an HTTP process goes on serving with /readyz answering 503 before it
+   * stops taking connections (health/shutdown-drain.ts): the time a load balancer takes to see it leave.
+   * 0, the default, stops at once. Counted within SHUTDOWN_TIMEOUT_MS.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
 });
 
 export type AppConfig = z.output<typeof configSchema> & { role: AppRole };

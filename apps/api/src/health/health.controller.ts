@@ -4,6 +4,7 @@ import { ref } from '../bootstrap/openapi-schemas';
 import { ApiData, ApiErrors, TAGS } from '../common/http/api-docs';
 import { ApiException } from '../common/errors/api.exception';
 import { Readiness } from './readiness';
+import { ShutdownDrain } from './shutdown-drain';
 
 /**
  * Liveness (the process answers) and readiness (PostgreSQL answers; Redis is reported, not required).
@@ -18,7 +19,10 @@ import { Readiness } from './readiness';
 export class HealthController {
   private readonly logger = new Logger(HealthController.name);
 
-  constructor(private readonly readiness: Readiness) {}
+  constructor(
+    private readonly readiness: Readiness,
+    private readonly drain: ShutdownDrain,
+  ) {}
 
   @Get('healthz')
   @ApiOperation({ summary: 'Liveness', description: 'The process answers. No credentials.' })
@@ -34,8 +38,10 @@ export class HealthController {
   @Get('readyz')
   @ApiOperation({ summary: 'Readiness', description: 'PostgreSQL answers; Redis is reported, not required (without it the API serves, degraded). No credentials.' })
   @ApiData(200, ref('Readiness'))
-  @ApiErrors([503], { 503: 'Not ready: field `postgres` says why.' })
+  @ApiErrors([503], { 503: 'Not ready: field `postgres` says why, or `root` that the process is shutting down (SHUTDOWN_DRAIN_MS).' })
   async ready() {
+    // Shutting down: out of the load balancer first, while requests are still served (shutdown-drain.ts).
+    if (this.drain.draining) throw new ApiException(503, [{ field: 'root', detail: 'shutting down' }]);
     const { postgres, redis } = await this.readiness.check();
     // The probe answers anyone on the public port, so a failure's own message (which can name internal
     // hosts, ports and users) goes to the log, and the answer only says which one failed.

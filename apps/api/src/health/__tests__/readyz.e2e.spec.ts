@@ -3,7 +3,7 @@ import { eventually } from '../../../test/eventually';
 import { freePort } from '../../../test/free-port';
 import { aRequester } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { databaseUrl } from '../../../test/test-database';
+import { createTestDatabase, databaseUrl, dropTestDatabase } from '../../../test/test-database';
 
 /**
  * GET /readyz answers within READYZ_TIMEOUT_MS whatever PostgreSQL does: with every pooled connection
@@ -67,6 +67,33 @@ describe('GET /readyz', () => {
       expect((await away.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: owner.liveKey } })).status).toBe(200);
     } finally {
       await away.close();
+    }
+  });
+});
+
+describe('GET /readyz at shutdown (SHUTDOWN_DRAIN_MS)', () => {
+  it('answers 503 while the process drains, and the process still serves requests until the drain ends', async () => {
+    const t = await startTestApp({ SHUTDOWN_DRAIN_MS: '1500' }, { role: 'http' });
+    const r = await aRequester(t);
+    expect((await t.request({ method: 'GET', url: '/readyz' })).status).toBe(200);
+    const from = Date.now();
+    const closed = t.close().then(() => Date.now() - from);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await t.request({ method: 'GET', url: '/readyz' })).toMatchObject({ status: 503, body: { errors: [{ field: 'root', detail: 'shutting down' }] } });
+    expect((await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: r.liveKey } })).status).toBe(200);
+    expect(await closed).toBeGreaterThanOrEqual(1500);
+  });
+
+  it('does not wait by default', async () => {
+    // Its own database, dropped after the timing (a DROP DATABASE on a busy host takes seconds).
+    const database = await createTestDatabase();
+    try {
+      const t = await startTestApp({}, { role: 'http', database });
+      const from = Date.now();
+      await t.close();
+      expect(Date.now() - from).toBeLessThan(1500);
+    } finally {
+      await dropTestDatabase(database);
     }
   });
 });
