@@ -10,7 +10,7 @@ import { pageParams } from '../common/page-cursor';
 import { ProjectsService } from '../projects/projects.service';
 import type { StoredBox } from '../submissions/submission.entity';
 import { WebhooksConsoleService } from '../webhooks/webhooks-console.service';
-import { workerSubmissionsSql } from '../work/work-history.service';
+import { submissionHead, workerSubmissionsSql, type WorkerSubmissionHead } from '../work/work-history.service';
 import { WorkerBlocksService } from '../worker-blocks/worker-blocks.service';
 
 /**
@@ -24,17 +24,11 @@ const EXPORT_RETRY_MS = 10_000;
 /** Submissions read per statement: a page's boxes (up to 4,000 per task) are written out before the next is held. */
 export const EXPORT_SUBMISSIONS_PAGE = 250;
 
-interface SubmissionRow {
-  id: string;
-  created_at: Date;
-  project_id: string;
-  display_name: string;
-  task_id: string;
+interface SubmissionRow extends WorkerSubmissionHead {
   image_width: number;
   image_height: number;
   boxes: StoredBox[];
   reward: number;
-  cursor: string;
 }
 
 /**
@@ -132,10 +126,7 @@ export class AccountExportService {
 
 function toSubmission(row: SubmissionRow): AccountExportSubmission {
   return {
-    submission_id: row.id,
-    submitted_at: row.created_at.toISOString(),
-    project: { uuid: row.project_id, display_name: row.display_name },
-    task_uuid: row.task_id,
+    ...submissionHead(row),
     image_width: Number(row.image_width),
     image_height: Number(row.image_height),
     boxes: row.boxes.map(({ label, center_x, center_y, width, height }) => ({ label, center_x, center_y, width, height })),

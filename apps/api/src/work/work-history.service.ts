@@ -5,17 +5,31 @@ import { DataSource } from 'typeorm';
 import type { SessionPrincipal } from '../common/http/principal';
 import { afterCursorSql, cutPage, pageCursorSql, pageParams } from '../common/page-cursor';
 
-interface HistoryRow {
+/** The columns workerSubmissionsSql reads beside the caller's own, and its cursor. */
+export interface WorkerSubmissionHead {
   id: string;
   created_at: Date;
   project_id: string;
   display_name: string;
   task_id: string;
+  cursor: string;
+}
+
+/** How the history and the data file answer those columns. */
+export function submissionHead(row: WorkerSubmissionHead): Pick<WorkSubmissionResponse, 'submission_id' | 'submitted_at' | 'project' | 'task_uuid'> {
+  return {
+    submission_id: row.id,
+    submitted_at: row.created_at.toISOString(),
+    project: { uuid: row.project_id, display_name: row.display_name },
+    task_uuid: row.task_id,
+  };
+}
+
+interface HistoryRow extends WorkerSubmissionHead {
   box_count: number;
   reward: number;
   task_complete: boolean;
   task_cancelled: boolean;
-  cursor: string;
 }
 
 /**
@@ -59,10 +73,7 @@ export class WorkHistoryService {
 
 function toWorkSubmission(row: HistoryRow): WorkSubmissionResponse {
   return {
-    submission_id: row.id,
-    submitted_at: row.created_at.toISOString(),
-    project: { uuid: row.project_id, display_name: row.display_name },
-    task_uuid: row.task_id,
+    ...submissionHead(row),
     box_count: Number(row.box_count),
     reward: Number(row.reward),
     task_complete: row.task_complete,
