@@ -1,14 +1,26 @@
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness } from '../../support/harness';
-import type { AnnotatorPage, ImageBox } from '../../support/pages/annotator.page';
+import type { AnnotatorPage } from '../../support/pages/annotator.page';
 import { aWorkerOnATask } from '../../support/scenario';
 
 const harness = useHarness();
 
-/** The page point of a box's centre, on a whole CSS pixel (where a mouse event really lands). */
-async function centreOnPage(annotator: AnnotatorPage, b: ImageBox): Promise<{ x: number; y: number }> {
-  const g = await annotator.geometry();
-  return { x: Math.round(g.left + g.offsetX + b.center_x * g.scale), y: Math.round(g.top + g.offsetY + b.center_y * g.scale) };
+/**
+ * A worker on a task with one box drawn over the image-relative rect (x0, y0)–(x1, y1), selected, and held
+ * by its centre with the mouse button down: the start of every drag here. The centre's page point comes
+ * from the page object's one transform (toPage), on a whole CSS pixel, where a mouse event really lands.
+ */
+async function holdABox(x0: number, y0: number, x1: number, y1: number) {
+  const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
+  const { annotator } = task;
+  await annotator.drawBox(x0, y0, x1, y1);
+  await annotator.selectBox(0);
+  const [drawn] = await annotator.boxes();
+  const { image } = await annotator.geometry();
+  const grab = await annotator.toPage(drawn.center_x / image.width, drawn.center_y / image.height);
+  await page.mouse.move(grab.x, grab.y);
+  await page.mouse.down();
+  return { annotator, page, drawn, grab };
 }
 
 /** One wheel notch at the pointer's place, with the mouse button still down; waits until the zoom changed. */
@@ -34,15 +46,7 @@ async function dropsUnderThePointer(annotator: AnnotatorPage, release: { x: numb
 
 describe('dragging a box while the zoom changes', () => {
   it('drops the box where the pointer holds it after a wheel zoom in the middle of the drag, then more movement', async () => {
-    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
-    const { annotator } = task;
-    await annotator.drawBox(0.3, 0.3, 0.45, 0.5);
-    await annotator.selectBox(0);
-    const [drawn] = await annotator.boxes();
-
-    const grab = await centreOnPage(annotator, drawn);
-    await page.mouse.move(grab.x, grab.y);
-    await page.mouse.down();
+    const { annotator, page, drawn, grab } = await holdABox(0.3, 0.3, 0.45, 0.5);
     await page.mouse.move(grab.x + 40, grab.y + 20, { steps: 5 });
     // Two notches in, at the pointer, with the button held; then on by 30, 30 page pixels.
     await wheelMidDrag(annotator, -200);
@@ -55,15 +59,7 @@ describe('dragging a box while the zoom changes', () => {
   });
 
   it('drops the box where the pointer holds it when the button is let go right after a wheel zoom', async () => {
-    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
-    const { annotator } = task;
-    await annotator.drawBox(0.3, 0.3, 0.45, 0.5);
-    await annotator.selectBox(0);
-    const [drawn] = await annotator.boxes();
-
-    const grab = await centreOnPage(annotator, drawn);
-    await page.mouse.move(grab.x, grab.y);
-    await page.mouse.down();
+    const { annotator, page, drawn, grab } = await holdABox(0.3, 0.3, 0.45, 0.5);
     const release = { x: grab.x + 60, y: grab.y + 40 };
     await page.mouse.move(release.x, release.y, { steps: 6 });
     // Zoomed out at the pointer, then let go without moving.
@@ -74,15 +70,7 @@ describe('dragging a box while the zoom changes', () => {
   });
 
   it('keeps the box under the pointer through a zoom key around the centre pressed with the button held', async () => {
-    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
-    const { annotator } = task;
-    await annotator.drawBox(0.2, 0.25, 0.35, 0.45);
-    await annotator.selectBox(0);
-    const [drawn] = await annotator.boxes();
-
-    const grab = await centreOnPage(annotator, drawn);
-    await page.mouse.move(grab.x, grab.y);
-    await page.mouse.down();
+    const { annotator, page, drawn, grab } = await holdABox(0.2, 0.25, 0.35, 0.45);
     const release = { x: grab.x + 50, y: grab.y + 30 };
     await page.mouse.move(release.x, release.y, { steps: 6 });
     // "=" zooms in around the centre of the stage, not at the pointer: the image point under it changes.
