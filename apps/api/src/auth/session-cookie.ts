@@ -13,12 +13,15 @@ export const SESSION_COOKIE = 'cb_session';
  */
 export const SECURE_SESSION_COOKIE = '__Host-cb_session';
 
+/** The settings that decide whether the cookie is Secure. */
+export type CookieSettings = Pick<AppConfig, 'COOKIE_SECURE' | 'NODE_ENV'>;
+
 /**
  * Whether the session cookie is Secure for this request: HTTPS-only in production, and wherever the
  * request came over HTTPS (directly, or through a proxy TRUST_PROXY believes), whatever NODE_ENV says;
  * COOKIE_SECURE overrides both. Its name follows (SECURE_SESSION_COOKIE).
  */
-export function cookieIsSecure(config: Pick<AppConfig, 'COOKIE_SECURE' | 'NODE_ENV'>, request: FastifyRequest): boolean {
+function cookieIsSecure(config: CookieSettings, request: FastifyRequest): boolean {
   return config.COOKIE_SECURE ?? (config.NODE_ENV === 'production' || request.protocol === 'https');
 }
 
@@ -31,23 +34,25 @@ const nameFor = (secure: boolean) => (secure ? SECURE_SESSION_COOKIE : SESSION_C
  * (one planted beside ours, over plain HTTP) names no session: which one is ours cannot be told, and a
  * parser keeps the first, the browser's longest-path one, the planted one.
  */
-export function readSessionCookie(request: FastifyRequest, secure: boolean): string | undefined {
+export function readSessionCookie(request: FastifyRequest, config: CookieSettings): string | undefined {
   const header = request.headers.cookie;
   if (!header) return undefined;
-  const name = nameFor(secure);
+  const name = nameFor(cookieIsSecure(config, request));
   let seen = 0;
   for (const pair of header.split(';')) if (pair.slice(0, pair.indexOf('=')).trim() === name) seen += 1;
   if (seen !== 1) return undefined;
   return request.server.parseCookie(header)[name] || undefined;
 }
 
-export function setSessionCookie(reply: FastifyReply, token: string, expires: Date, secure: boolean): void {
+export function setSessionCookie(reply: FastifyReply, token: string, expires: Date, config: CookieSettings): void {
+  const secure = cookieIsSecure(config, reply.request);
   reply.header(
     'set-cookie',
     reply.server.serializeCookie(nameFor(secure), token, { httpOnly: true, sameSite: 'lax', path: '/', secure, expires }),
   );
 }
 
-export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+export function clearSessionCookie(reply: FastifyReply, config: CookieSettings): void {
+  const secure = cookieIsSecure(config, reply.request);
   reply.header('set-cookie', reply.server.serializeCookie(nameFor(secure), '', { path: '/', secure, expires: new Date(0) }));
 }

@@ -20,7 +20,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { AccountDeletionService } from './account-deletion.service';
 import { ChangePasswordDto, DeleteAccountDto, LoginDto, SignupDto } from './dto/session.dto';
-import { clearSessionCookie, cookieIsSecure, setSessionCookie } from './session-cookie';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
 import { Device } from './session-device.decorator';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type SessionDevice, type StartedSession } from './sessions.service';
@@ -80,7 +80,7 @@ export class SessionController {
   @ApiErrors([401, 403])
   async logOut(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.logOut(session.sessionId);
-    clearSessionCookie(reply, cookieIsSecure(this.config, reply.request));
+    clearSessionCookie(reply, this.config);
     return { data: { ok: true } };
   }
 
@@ -134,7 +134,7 @@ export class SessionController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DataBody<DeletedAccountResponse>> {
     await this.deletion.deleteAccount(session, body, ip);
-    clearSessionCookie(reply, cookieIsSecure(this.config, reply.request));
+    clearSessionCookie(reply, this.config);
     return { data: { deleted: true } };
   }
 
@@ -165,7 +165,7 @@ export class SessionController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DataBody<EndedSessionResponse>> {
     const ended = await this.sessions.end(session, id);
-    if (ended.current) clearSessionCookie(reply, cookieIsSecure(this.config, reply.request));
+    if (ended.current) clearSessionCookie(reply, this.config);
     return { data: ended };
   }
 
@@ -180,7 +180,7 @@ export class SessionController {
   }
 
   private reply(reply: FastifyReply, started: StartedSession): DataBody<SessionResponse> {
-    setSessionCookie(reply, started.token, started.expiresAt, cookieIsSecure(this.config, reply.request));
+    setSessionCookie(reply, started.token, started.expiresAt, this.config);
     return { data: { user: toUserResponse(started.user), token: started.token } };
   }
 }

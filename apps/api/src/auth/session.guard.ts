@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiException } from '../common/errors/api.exception';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
-import { cookieIsSecure, readSessionCookie } from './session-cookie';
+import { readSessionCookie, type CookieSettings } from './session-cookie';
 import { SessionRateLimit } from './session-rate-limit';
 import { SessionsService } from './sessions.service';
 
@@ -25,7 +25,7 @@ export class SessionGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const token = sessionToken(request, cookieIsSecure(this.config, request));
+    const token = sessionToken(request, this.config);
     if (!token) throw ApiException.of(401, 'root', 'log in first: send Authorization: Bearer <token> or the session cookie');
     const principal = await this.sessions.resolve(token);
     if (!principal) throw ApiException.of(401, 'root', 'the session has expired or was logged out; log in again');
@@ -36,8 +36,8 @@ export class SessionGuard implements CanActivate {
   }
 }
 
-export function sessionToken(request: FastifyRequest, secureCookie: boolean): string | undefined {
+export function sessionToken(request: FastifyRequest, config: CookieSettings): string | undefined {
   const header = request.headers.authorization;
   if (header?.toLowerCase().startsWith('bearer ')) return header.slice(7).trim() || undefined;
-  return readSessionCookie(request, secureCookie);
+  return readSessionCookie(request, config);
 }
