@@ -7,6 +7,9 @@ export interface ProjectLabel {
   color: string;
 }
 
+/** API.md §1: the image variable of a project that names none. */
+export const DEFAULT_IMAGE_VARIABLE = 'image_url';
+
 @Entity('projects')
 @Index('ix_projects_account', ['accountId', 'createdAt'])
 @Index('ix_projects_consensus_refresh', ['id'], { where: 'consensus_refresh_pending' })
@@ -50,7 +53,7 @@ export class Project {
   retiredLabels!: string[];
 
   /** The substitution that holds the image URL when a task gives no external_image_url. */
-  @Column('text', { default: 'image_url' })
+  @Column('text', { default: DEFAULT_IMAGE_VARIABLE })
   imageVariable!: string;
 
   @Column('integer')

@@ -24,7 +24,7 @@ import { CacheInvalidation } from '../redis/cache-invalidation';
 import { inLongTransaction } from '../database/long-transaction';
 import type { AppConfig } from '../config/config.schema';
 import { CANCEL_LIMIT_MS, cancelOutstanding, type CancelResult } from './cancel-outstanding';
-import { Project, type ProjectLabel } from './project.entity';
+import { DEFAULT_IMAGE_VARIABLE, Project, type ProjectLabel } from './project.entity';
 import { loadProjectStats, NO_TASKS, statsOrEmpty } from './project-stats';
 import { toConsoleProjectResponse, toProjectResponse } from './project.mapper';
 
@@ -75,7 +75,7 @@ export class ProjectsService {
       template,
       variables: mergeVariables(template, body.variables ?? {}),
       labels: normalizeLabels(body.labels),
-      imageVariable: body.image_variable ?? 'image_url',
+      imageVariable: body.image_variable ?? DEFAULT_IMAGE_VARIABLE,
       defaultRequiredSubmissions: body.default_required_submissions,
       defaultReward: body.default_reward,
       allowedCompletionTimeSeconds: body.allowed_completion_time_seconds,

@@ -52,14 +52,7 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
       values[name] = value;
     }
   }
-  let imageFromVariable = own(given, project.imageVariable) ?? own(project.variables, project.imageVariable) ?? null;
-  if (!input.external_image_url && imageFromVariable !== null) {
-    const image = httpUrl.safeParse(imageFromVariable);
-    // httpUrl's own reason (not a URL, or too long), said of the image.
-    if (!image.success) errors.push({ field: `${field}.substitutions.${project.imageVariable}`, detail: `${image.error.issues[0].message} (it is the image)` });
-    // As httpUrl reads it (without the spaces around it), like an external_image_url given as such.
-    else imageFromVariable = image.data;
-  }
+  const image = taskImage(input, project.imageVariable, own(given, project.imageVariable) ?? own(project.variables, project.imageVariable) ?? null, field, errors);
   if (errors.length > before) return undefined;
   const prompt = prepareRender(project.template, values);
   if (prompt.length > LIMITS.promptChars) {
@@ -88,13 +81,27 @@ export function buildTask(project: Project, input: TaskInput, field: string, err
     // Values in text are escaped and safe; one in an attribute may be a script URL (docs/decisions.md).
     prompt: prompt.valueInTag ? sanitizeTemplate(prompt.html()) : prompt.html(),
     substitutions: given,
-    externalImageUrl: input.external_image_url ?? imageFromVariable,
+    externalImageUrl: image,
     reward: input.reward ?? project.defaultReward,
     requiredSubmissions: input.required_submissions ?? project.defaultRequiredSubmissions,
     allowedCompletionTimeSeconds: input.allowed_completion_time_seconds ?? project.allowedCompletionTimeSeconds,
     callbackUrl: input.callback_url ?? null,
     callbackEndpointId: null,
   };
+}
+
+/**
+ * A task's image (API.md §1): its external_image_url, else the value of the project's image variable,
+ * which must then be an http(s) URL (its error is pushed on that substitution).
+ */
+export function taskImage(input: TaskInput, variable: string, value: string | null, field: string, errors: ErrorItem[]): string | null {
+  if (input.external_image_url) return input.external_image_url;
+  if (value === null) return null;
+  const image = httpUrl.safeParse(value);
+  if (image.success) return image.data; // as httpUrl reads it (without the spaces around it)
+  // httpUrl's own reason (not a URL, or too long), said of the image.
+  errors.push({ field: `${field}.substitutions.${variable}`, detail: `${image.error.issues[0].message} (it is the image)` });
+  return null;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ApiKeyPrincipal } from '../common/http/principal';
 import type { Project } from '../projects/project.entity';
 import { ProjectsService } from '../projects/projects.service';
 import { TestIdempotency } from '../test-mode/test-idempotency';
+import { standInTask } from '../test-mode/stand-in-task';
 import { TestModeService } from '../test-mode/test-mode.service';
 import { WebhookEndpointsService } from '../webhooks/webhook-endpoints.service';
 import { onceForKey } from './idempotency';
@@ -36,16 +37,15 @@ export class TasksService {
     const hash = requestHash('add_task', body);
     if (key.mode === 'test') {
       return this.testIdempotency.once(key.accountId, idempotencyKey, hash, (replay) => {
-        if (!project) return this.testMode.taskWithoutProject(key, body.task, canonicalJson(body));
-        if (!replay) takesTasks(project);
-        const task = buildTask(project, body.task, 'task', errors);
+        if (project && !replay) takesTasks(project);
+        const task = project ? buildTask(project, body.task, 'task', errors) : standInTask(body.task, 'task', errors);
         if (!task) throw new ApiException(422, errors);
         return this.testMode.createdTask(key, task, canonicalJson(body));
       });
     }
     return this.once(key.accountId, idempotencyKey, hash, () => {
-      takesTasks(project as Project);
-      const task = buildTask(project as Project, body.task, 'task', errors);
+      takesTasks(found(project));
+      const task = buildTask(found(project), body.task, 'task', errors);
       if (!task) throw new ApiException(422, errors);
       return {
         tasks: [task],
@@ -65,29 +65,25 @@ export class TasksService {
     const projects = new Map<string, Project | undefined>();
     for (const uuid of new Set(uuids as string[])) projects.set(uuid, await this.projectFor(key, uuid));
     const build = (replay = false) => {
+      if (key.mode === 'live') for (const project of projects.values()) found(project);
       if (!replay) for (const project of projects.values()) if (project) takesTasks(project);
       const budget: PromptBudget = { chars: LIMITS.batchPromptChars };
       const results = body.tasks.map((input, i) => {
         const project = projects.get(uuids[i] as string);
-        return project ? buildTask(project, input, `tasks.${i}`, errors, budget) : undefined;
+        return project ? buildTask(project, input, `tasks.${i}`, errors, budget) : standInTask(input, `tasks.${i}`, errors);
       });
       if (errors.length > 0) throw new ApiException(422, errors);
-      return results;
+      return results as NewTask[];
     };
     const hash = requestHash('add_tasks', body);
     if (key.mode === 'test') {
       return this.testIdempotency.once(key.accountId, idempotencyKey, hash, (replay) => {
-        const results = build(replay);
         const seed = canonicalJson(body);
-        return body.tasks.map((input, i) => {
-          const task = results[i];
-          const itemSeed = `${seed}#${i}`;
-          return task ? this.testMode.createdTask(key, task, itemSeed) : this.testMode.taskWithoutProject(key, input, itemSeed);
-        });
+        return build(replay).map((task, i) => this.testMode.createdTask(key, task, `${seed}#${i}`));
       });
     }
     return this.once(key.accountId, idempotencyKey, hash, () => {
-      const tasks = build() as NewTask[];
+      const tasks = build();
       return {
         tasks,
         write: async (on) => {
@@ -165,17 +161,22 @@ export class TasksService {
   }
 
   /**
-   * The project for a task: another account's project is "not found" like a missing one. A test key
-   * with no such project gets undefined (and fake data), never an error, so integrations can start
-   * before the project exists. Whether it still takes tasks is checked after the Idempotency-Key's
-   * lookup (takesTasks, in the creation): a request made before the archive replays its answer.
+   * The project for a task, or undefined: another account's project is missing like one that does not
+   * exist. A test key with no such project gets fake data, never an error, so integrations can start
+   * before the project exists; a live key's request is refused by `found`, in the creation, after the
+   * Idempotency-Key's lookup, as whether the project still takes tasks is (takesTasks): a reused key
+   * with another body is the key's 422 whatever project that body names (API.md §1), as with a test key.
    */
   private async projectFor(key: ApiKeyPrincipal, uuid: string): Promise<Project | undefined> {
     const project = isUuid(uuid) ? await this.projects.find(uuid) : undefined;
-    if (project && project.accountId === key.accountId) return project;
-    if (key.mode === 'test') return undefined;
-    throw ApiException.unprocessable('root', 'project not found');
+    return project && project.accountId === key.accountId ? project : undefined;
   }
+}
+
+/** A live key's project, checked where the body is: a missing one (or another account's) is not found. */
+function found(project: Project | undefined): Project {
+  if (!project) throw ApiException.unprocessable('root', 'project not found');
+  return project;
 }
 
 /**

@@ -1,6 +1,4 @@
 import {
-  escapeHtml,
-  type TaskInput,
   type Annotation,
   type ConsensusAnnotation,
   type ProjectAnnotationsEntry,
@@ -13,7 +11,7 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { uuidFromSeed } from '../common/crypto.util';
 import type { ApiKeyPrincipal } from '../common/http/principal';
-import { givenValues, type NewTask } from '../tasks/task-builder';
+import type { NewTask } from '../tasks/task-builder';
 import { newTaskResponse } from '../tasks/task.mapper';
 
 /** Fixed so that the same request always gets the same answer. */
@@ -29,25 +27,6 @@ export class TestModeService {
   /** add_task / add_tasks with a test key: the task as it would have been created, with a stable id. */
   createdTask(key: ApiKeyPrincipal, task: NewTask, seed: string): TaskResponse {
     return newTaskResponse({ ...task, id: uuidFromSeed(`${key.accountId}:task:${seed}`) });
-  }
-
-  /** add_task with a test key and a project this account does not have: a plausible stand-in task. */
-  taskWithoutProject(key: ApiKeyPrincipal, input: TaskInput, seed: string): TaskResponse {
-    const given = givenValues(input.substitutions);
-    const list = Object.entries(given).map(([name, value]) => `<li>${escapeHtml(name)}: ${escapeHtml(value)}</li>`).join('');
-    const task: NewTask = {
-      id: '',
-      projectId: '',
-      prompt: `<p>Test task (no such project on this account; nothing was created).</p><ul>${list}</ul>`,
-      substitutions: given,
-      externalImageUrl: input.external_image_url ?? null,
-      reward: input.reward ?? 25,
-      requiredSubmissions: input.required_submissions ?? 3,
-      allowedCompletionTimeSeconds: input.allowed_completion_time_seconds ?? 3600,
-      callbackUrl: input.callback_url ?? null,
-      callbackEndpointId: null,
-    };
-    return this.createdTask(key, task, seed);
   }
 
   /** GET /api/v1/tasks/:uuid with a test key: a complete task with three submissions. */

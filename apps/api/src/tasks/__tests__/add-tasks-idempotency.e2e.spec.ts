@@ -79,6 +79,27 @@ describe('add_tasks and Idempotency-Key', () => {
     expect(await taskCount()).toBe(before);
   });
 
+  it('refuses a reused key whose other body names a project it cannot have on Idempotency-Key, as a test key does', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const apikey of [r.liveKey, r.testKey]) {
+      await addTask(t, apikey, { project_uuid: r.projectUuid, substitutions: { object: 'a' } }, { 'Idempotency-Key': 'k-project' });
+      await addTasks({ project_uuid: r.projectUuid, tasks: [{ substitutions: { object: 'a' } }] }, { apikey, 'Idempotency-Key': 'k-projects' });
+      const before = await taskCount();
+      const one = await addTask(t, apikey, { project_uuid: missing, substitutions: { object: 'a' } }, { 'Idempotency-Key': 'k-project' });
+      expect({ status: one.status, errors: one.body.errors }).toEqual({ status: 422, errors: [{ field: 'Idempotency-Key', detail: expect.stringContaining('different body') }] });
+      const batch = await addTasks({ project_uuid: missing, tasks: [{ substitutions: { object: 'a' } }] }, { apikey, 'Idempotency-Key': 'k-projects' });
+      expect({ status: batch.status, errors: batch.body.errors }).toEqual({ status: 422, errors: [{ field: 'Idempotency-Key', detail: expect.stringContaining('different body') }] });
+      expect(await taskCount()).toBe(before);
+    }
+    // A new key (or none) with a missing project is still the project's 422.
+    for (const headers of [{ 'Idempotency-Key': 'k-project-new' }, {} as Record<string, string>]) {
+      const res = await addTask(t, r.liveKey, { project_uuid: missing, substitutions: { object: 'a' } }, headers);
+      expect({ status: res.status, errors: res.body.errors }).toEqual({ status: 422, errors: [{ field: 'root', detail: 'project not found' }] });
+      const batch = await addTasks({ project_uuid: missing, tasks: [{ substitutions: { object: 'a' } }] }, headers);
+      expect({ status: batch.status, errors: batch.body.errors }).toEqual({ status: 422, errors: [{ field: 'root', detail: 'project not found' }] });
+    }
+  });
+
   it('replays the first response byte for byte, fields in the seed spec\'s order', async () => {
     const task = { project_uuid: r.projectUuid, substitutions: { object: 'ordered' } };
     const first = await addTask(t, r.liveKey, task, { 'Idempotency-Key': 'same-bytes' });

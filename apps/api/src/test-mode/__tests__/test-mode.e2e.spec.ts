@@ -157,6 +157,24 @@ describe('test keys', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('gives a stand-in task the image of the default image variable, checked as a live key\'s is', async () => {
+    const missing = '11111111-1111-4111-8111-111111111111';
+    const one = await addTask(t, r.testKey, { project_uuid: missing, substitutions: { image_url: ' https://images.example.com/a.jpg ' } });
+    expect(one.status).toBe(201);
+    expect(one.body.data.external_image_url).toBe('https://images.example.com/a.jpg');
+    const given = await addTask(t, r.testKey, { project_uuid: missing, external_image_url: 'https://images.example.com/b.jpg', substitutions: { image_url: 'not a url' } });
+    expect(given.body.data.external_image_url).toBe('https://images.example.com/b.jpg');
+    const bad = await addTask(t, r.testKey, { project_uuid: missing, substitutions: { image_url: 'not a url' } });
+    expect({ status: bad.status, fields: bad.body.errors.map((e: { field: string }) => e.field) }).toEqual({ status: 422, fields: ['task.substitutions.image_url'] });
+    const addTasks = (tasks: unknown[]) => t.request({ method: 'POST', url: '/api/v1/projects/add_tasks', headers: { apikey: r.testKey }, body: { tasks } });
+    const images = [{ project_uuid: missing, substitutions: { image_url: 'https://images.example.com/c.jpg' } }, { project_uuid: r.projectUuid, substitutions: { object: 'car' } }];
+    const batch = await addTasks(images);
+    expect(batch.status).toBe(201);
+    expect(batch.body.data[0].external_image_url).toBe('https://images.example.com/c.jpg');
+    const badBatch = await addTasks([...images, { project_uuid: missing, substitutions: { image_url: 'nope' } }]);
+    expect({ status: badBatch.status, fields: badBatch.body.errors.map((e: { field: string }) => e.field) }).toEqual({ status: 422, fields: ['tasks.2.substitutions.image_url'] });
+  });
+
   it('answers every read endpoint with validly shaped, deterministic fake data', async () => {
     const uuid = '22222222-2222-4222-8222-222222222222';
     const task = await get(`/api/v1/tasks/${uuid}`);
