@@ -2,6 +2,7 @@ import type { CheckoutResponse, TaskProblem } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import { isUuid } from '../common/crypto.util';
@@ -21,19 +22,12 @@ const RETRYABLE = new Set<string>([LEASE_SQLSTATE.noFreeSlot, LEASE_SQLSTATE.tas
 const MAX_ATTEMPTS = 8;
 
 /**
- * Leases the oldest open task of the project that has a free slot and that this worker never leased.
- * One statement: SKIP LOCKED lets concurrent workers pass each other's candidate instead of queueing on
- * it, and the slot is re-counted under the task's row lock by the checkouts trigger, which refuses
- * (CB002) a slot that a transaction committed after this statement's snapshot took; that attempt is
- * simply retried. A worker holds at most one active lease per project: `held` skips the work when this
- * snapshot sees one, and the trigger refuses (CB008) one committed since, so two checkouts from one worker
- * at the same instant get one lease between them (migration 1765600000000). Full tasks are stepped
- * over on the task row's lease count (migration 1764300000000) instead of counting their leases.
- * The answer takes the task's columns from `candidate`, the row it locked, not from a second read.
+ * The oldest open task of the project that has a free slot and that this worker never leased, row-locked
+ * by `lock` (none: a plain read). `held` skips the work when this snapshot sees a lease of the worker's in
+ * the project. Full tasks are stepped over on the task row's lease count (migration 1764300000000) instead
+ * of counting their leases.
  */
-const LEASE_NEXT_TASK: PreparedStatement = {
-  name: 'checkouts_lease_next',
-  text: `
+const candidateSql = (lock: string) => `
     WITH held AS (
       SELECT 1 FROM checkouts h JOIN tasks ht ON ht.id = h.task_id
        WHERE h.worker_id = $2 AND h.state = 'active' AND h.expires_at > now() AND ht.project_id = $1
@@ -58,15 +52,57 @@ const LEASE_NEXT_TASK: PreparedStatement = {
              < t.required_submissions
        ORDER BY t.created_at, t.id
        LIMIT 1
-       FOR UPDATE OF t SKIP LOCKED
-    ), leased AS (
+       ${lock}
+    )`;
+
+/** Inserts the lease on `candidate` ($3: its id) and answers it, taking the task's columns from the row it locked. */
+const LEASE_CANDIDATE = `, leased AS (
       INSERT INTO checkouts (id, task_id, worker_id, expires_at)
       SELECT $3, id, $2, now() + make_interval(secs => allowed_completion_time_seconds) FROM candidate
       RETURNING id, task_id, checked_out_at, expires_at
     )
     SELECT ${CHECKOUT_ROW_SQL}
-      FROM leased c JOIN candidate t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id`,
+      FROM leased c JOIN candidate t ON t.id = c.task_id JOIN projects p ON p.id = t.project_id`;
+
+/**
+ * Leases the oldest open task of the project that has a free slot and that this worker never leased.
+ * One statement: SKIP LOCKED lets concurrent workers pass each other's candidate instead of queueing on
+ * it, and the slot is re-counted under the task's row lock by the checkouts trigger, which refuses
+ * (CB002) a slot that a transaction committed after this statement's snapshot took; that attempt is
+ * simply retried. A worker holds at most one active lease per project: `held` skips the work when this
+ * snapshot sees one, and the trigger refuses (CB008) one committed since, so two checkouts from one worker
+ * at the same instant get one lease between them (migration 1765600000000).
+ */
+const LEASE_NEXT_TASK: PreparedStatement = {
+  name: 'checkouts_lease_next',
+  text: candidateSql('FOR UPDATE OF t SKIP LOCKED') + LEASE_CANDIDATE,
 };
+
+/**
+ * Whether the worker could lease a task of the project now, read without a lock: SKIP LOCKED also steps
+ * over a free task whose row another transaction merely holds for a moment (another worker's lease insert,
+ * a submit, a release, the sweep, even a foreign-key check's KEY SHARE), so its empty answer alone does
+ * not mean "none left".
+ */
+const TASK_LEFT: PreparedStatement = {
+  name: 'checkouts_task_left',
+  text: `${candidateSql('')} SELECT 1 FROM candidate`,
+};
+
+/** LEASE_NEXT_TASK that waits for a locked candidate (for at most LOCK_WAIT) instead of stepping over it. */
+const LEASE_NEXT_TASK_WAITING: PreparedStatement = {
+  name: 'checkouts_lease_next_waiting',
+  text: candidateSql('FOR UPDATE OF t') + LEASE_CANDIDATE,
+};
+
+/**
+ * How long LEASE_NEXT_TASK_WAITING waits for a task's row lock. The holders above keep it for
+ * milliseconds; one held longer is not a moment's contention, and the checkout answers 503 (retry) rather
+ * than "no task available", which would not be true.
+ */
+const LOCK_WAIT = '2s';
+/** lock_not_available: a statement waited lock_timeout for a lock and gave up. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Ends the worker's active leases as a release does: each lease is locked, then its task (the order of
@@ -136,6 +172,11 @@ export class CheckoutsService {
    * after a conflict: pg-pool closes a client released with an error, which is what Pool#query
    * (runPrepared on the pool) does on any failed statement, so each lost race used to cost a new PostgreSQL
    * connection and a new PREPARE of this statement (docs/performance.md, "Checkout and submit").
+   *
+   * An empty answer is "none left" only when TASK_LEFT agrees: SKIP LOCKED steps over a free task whose
+   * row is locked for a moment, and the worker was told there was no task while one was there. Then the
+   * attempt waits for that lock (LEASE_NEXT_TASK_WAITING). The empty answer of a project with nothing for
+   * this worker still costs one more read, and no wait.
    */
   private async leaseNextTask(projectId: string, workerId: string): Promise<CheckoutRow | undefined> {
     const client = await pgPool(this.db).connect();
@@ -143,7 +184,13 @@ export class CheckoutsService {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          return (await runPrepared<CheckoutRow>(client, LEASE_NEXT_TASK, [projectId, workerId, randomUUID()]))[0];
+          const leased = (await runPrepared<CheckoutRow>(client, LEASE_NEXT_TASK, [projectId, workerId, randomUUID()]))[0];
+          if (leased) return leased;
+          if ((await runPrepared(client, TASK_LEFT, [projectId, workerId])).length === 0) return undefined;
+          const waited = await this.leaseWaiting(client, projectId, workerId);
+          if (waited) return waited;
+          // The task was taken or closed by the time its lock came free; the next attempt looks again.
+          if (attempt >= MAX_ATTEMPTS) return undefined;
         } catch (error) {
           const code = sqlState(error);
           // A failed autocommit statement leaves the connection idle and usable; anything else does not.
@@ -153,11 +200,27 @@ export class CheckoutsService {
           if (code === LEASE_SQLSTATE.leaseHeldInProject || code === LEASE_SQLSTATE.workerBlocked) return undefined;
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
+          if (code === LOCK_NOT_AVAILABLE) throw ApiException.of(503, 'root', 'the database is busy; retry in a few seconds', { 'retry-after': '2' });
           throw error;
         }
       }
     } finally {
       client.release(broken);
+    }
+  }
+
+  /** LEASE_NEXT_TASK_WAITING in a transaction of its own, which bounds its wait with a lock_timeout. */
+  private async leaseWaiting(client: PoolClient, projectId: string, workerId: string): Promise<CheckoutRow | undefined> {
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+      const leased = (await runPrepared<CheckoutRow>(client, LEASE_NEXT_TASK_WAITING, [projectId, workerId, randomUUID()]))[0];
+      await client.query('COMMIT');
+      return leased;
+    } catch (error) {
+      // Leaves the connection idle for the next attempt; a ROLLBACK that fails throws its own error instead.
+      await client.query('ROLLBACK');
+      throw error;
     }
   }
 

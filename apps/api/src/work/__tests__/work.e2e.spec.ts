@@ -160,6 +160,46 @@ describe('worker API /api/work', () => {
       expect(leased).toEqual(added);
     });
 
+    it('leases a free task whose row another transaction holds for a moment, instead of answering that none is left', async () => {
+      const r = await aRequester(t);
+      const taskId = await aTask(t, r, { required_submissions: 2 });
+      const [w1, w2, w3] = await workers(3);
+      expect((await checkOut(w1, r.projectUuid)).status).toBe(201);
+      // The KEY SHARE a foreign-key check takes (a lease or a submission being inserted for the task) is
+      // enough for SKIP LOCKED to step over the task's row.
+      const holder = await pgPool(t.db).connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM tasks WHERE id = $1 FOR KEY SHARE', [taskId]);
+        const pending = checkOut(w2, r.projectUuid);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await holder.query('COMMIT');
+        const res = await pending;
+        expect(res.status).toBe(201);
+        expect(res.body.data.task_uuid).toBe(taskId);
+
+        // Full now: with its row held again, a third worker is told at once that nothing is left.
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM tasks WHERE id = $1 FOR NO KEY UPDATE', [taskId]);
+        const started = Date.now();
+        expect(await checkOut(w3, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
+        expect(Date.now() - started).toBeLessThan(1_000);
+      } finally {
+        await holder.query('ROLLBACK');
+        holder.release();
+      }
+      const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM checkouts WHERE task_id = $1 AND state = 'active'`, [taskId]);
+      expect(n).toBe(2);
+    });
+
+    it('answers a project with no open task at once', async () => {
+      const r = await aRequester(t);
+      const [w] = await workers(1);
+      const started = Date.now();
+      expect(await checkOut(w, r.projectUuid)).toMatchObject({ status: 404, body: noTask });
+      expect(Date.now() - started).toBeLessThan(1_000);
+    });
+
     it('refuses a missing project, another worker’s own project and bad bodies, writing nothing', async () => {
       const r = await aRequester(t);
       await aTask(t, r);
