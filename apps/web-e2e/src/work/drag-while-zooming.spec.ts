@@ -1,5 +1,6 @@
 import { expectEventually } from '../../support/expect-eventually';
 import { useHarness } from '../../support/harness';
+import { boxRect } from '../../support/pages/annotator.page';
 import type { AnnotatorPage } from '../../support/pages/annotator.page';
 import { aWorkerOnATask } from '../../support/scenario';
 
@@ -80,5 +81,39 @@ describe('dragging a box while the zoom changes', () => {
     await page.mouse.up();
 
     await dropsUnderThePointer(annotator, release, drawn);
+  });
+
+  it('resizes by the top-left handle through a wheel zoom', async () => {
+    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
+    const { annotator } = task;
+    await annotator.drawBox(0.4, 0.4, 0.6, 0.6);
+    await annotator.selectBox(0);
+    const [drawn] = await annotator.boxes();
+    const { image } = await annotator.geometry();
+    const before = boxRect(drawn);
+    // The handle sits on the corner: pressed there, pulled 50 page pixels left with the button held.
+    const corner = await annotator.toPage(before.x0 / image.width, before.y0 / image.height);
+    await page.mouse.move(corner.x, corner.y);
+    await page.mouse.down();
+    await page.mouse.move(corner.x - 50, corner.y, { steps: 5 });
+    // A notch in at the pointer (the image point under it stays), then 20 pixels up, and let go.
+    await wheelMidDrag(annotator, -200);
+    const release = { x: corner.x - 50, y: corner.y - 20 };
+    await page.mouse.move(release.x, release.y, { steps: 4 });
+    await page.mouse.up();
+
+    // The right and bottom edges stay put; the top-left corner is where the pointer let go.
+    const pointer = await annotator.pageToImage(release);
+    const describe = async () => JSON.stringify({ stored: boxRect((await annotator.boxes())[0]), before, pointer });
+    await expectEventually(
+      async () => {
+        const after = boxRect((await annotator.boxes())[0]);
+        return (
+          Math.abs(after.x1 - before.x1) <= 1 && Math.abs(after.y1 - before.y1) <= 1 && Math.abs(after.x0 - pointer.x) <= 1.5 && Math.abs(after.y0 - pointer.y) <= 1.5
+        );
+      },
+      'the resized box to keep its right and bottom edges, its top-left corner under the pointer',
+      describe,
+    );
   });
 });

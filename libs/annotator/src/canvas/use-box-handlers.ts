@@ -1,12 +1,12 @@
 import type Konva from 'konva';
 import { useEffect, useMemo, useRef } from 'react';
-import { imageToScreen, screenToImage } from '@crowdbox/boxes';
-import type { Point } from '@crowdbox/boxes';
+import { imageRectToScreen, imageToScreen, screenToImage } from '@crowdbox/boxes';
+import type { Point, Rect } from '@crowdbox/boxes';
 import { actions } from '../store/editor.actions';
 import type { EditorAction } from '../store/editor.actions';
 import type { EditorStore } from '../store/editor-store';
 import type { BoxHandlers } from './box-shape';
-import { boxToScreen, clampDragPosition, dragDelta, screenNodeToImage, tagPosition } from './stage-geometry.util';
+import { boxToScreen, clampDragPosition, dragDelta, screenNodeToImage, tagPosition, toNodeRect } from './stage-geometry.util';
 import type { NodeRect } from './stage-geometry.util';
 
 export const TAG_HEIGHT = 18;
@@ -32,8 +32,9 @@ const nodeRect = (node: Konva.Rect): NodeRect => ({
 /** The box handlers, and what the stage calls after each render with a new viewport. */
 export interface BoxDragHandlers extends BoxHandlers {
   /**
-   * The viewport changed (a wheel zoom, a zoom or pan key) while a box may be dragged: React has just put
-   * the dragged node back where the stored box is at the new viewport; it goes back under the pointer.
+   * The viewport changed (a wheel zoom, a zoom or pan key, a refit) while a box may be dragged or resized:
+   * React has just put the node back where the stored box is at the new viewport; a dragged box goes back
+   * under the pointer, a resized one back to the edges it had been given.
    */
   viewportChanged(): void;
 }
@@ -46,6 +47,10 @@ export interface BoxDragHandlers extends BoxHandlers {
  * A drag is followed in image pixels: the image point the pointer grabbed (from the box's top-left)
  * stays under the pointer, and the drop is where the box's top-left last was in the image. Konva keeps
  * the grip as a screen offset, which a zoom in the middle of the drag would make wrong.
+ *
+ * A handle resize is followed in image pixels too: Konva keeps the change as the node's scale, and the
+ * render for a new zoom sets the stored box's screen rect under that scale, so the resized edges are
+ * kept in image pixels and put back on the node at the new viewport, where the Transformer measures again.
  */
 export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
   const latest = useRef(options);
@@ -93,6 +98,19 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
       if (held) held.at = screenToImage(bounded, viewport);
       return bounded;
     };
+    // The box being resized by a handle: its edges in image pixels, as the last transform event left them.
+    let resized: { node: Konva.Rect; rect: Rect } | null = null;
+    const measureResize = (node: Konva.Rect): void => {
+      resized = { node, rect: screenNodeToImage(nodeRect(node), latest.current.store.getState().viewport) };
+    };
+    // After a render for a new viewport: the resized node at its edges, unscaled, as settle leaves a node.
+    const restoreResize = (): void => {
+      if (!resized) return;
+      const { node, rect } = resized;
+      node.setAttrs({ ...toNodeRect(imageRectToScreen(rect, latest.current.store.getState().viewport)), scaleX: 1, scaleY: 1 });
+      followTag(node);
+      node.getLayer()?.batchDraw();
+    };
     return {
       dragStart(index, node) {
         // Konva starts a finger's drag once it has moved 3 px, which may be during a pinch (a finger that
@@ -130,14 +148,18 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
         settle(index, node);
       },
       transform(_index, node) {
+        measureResize(node);
         followTag(node);
       },
       transformEnd(index, node) {
-        const { viewport } = latest.current.store.getState();
-        latest.current.dispatch(actions.resizeBox(index, screenNodeToImage(nodeRect(node), viewport)));
+        if (resized?.node !== node) measureResize(node);
+        const rect = resized?.rect;
+        resized = null;
+        if (rect) latest.current.dispatch(actions.resizeBox(index, rect));
         settle(index, node);
       },
       viewportChanged() {
+        restoreResize();
         if (!held?.grip || !held.node.isDragging()) return;
         const node = held.node;
         node.position(follow(node, node.position()));
