@@ -6,6 +6,7 @@ import { ref } from '../bootstrap/openapi-schemas';
 import { ApiData, ApiErrors, ApiIdempotencyKey, ApiKeyAuth, ApiUuidParam, BODY_ERRORS, TAGS } from '../common/http/api-docs';
 import { ApiKeyGuard } from '../auth/api-key.guard';
 import { IdParam } from '../common/http/id-param';
+import { EXACT_INTEGERS_CONFIG } from '../common/http/exact-integers';
 import { BODY_LIMIT_CONFIG } from '../common/http/json-body.parser';
 import { CurrentApiKey, type ApiKeyPrincipal } from '../common/http/principal';
 import { AddTaskDto, AddTasksDto } from './dto/add-task.dto';
@@ -22,6 +23,7 @@ export class TasksV1Controller {
   constructor(private readonly tasks: TasksService) {}
 
   @Post('projects/add_task')
+  @RouteConfig({ [EXACT_INTEGERS_CONFIG]: [['task', 'substitutions', '*']] })
   @ApiOperation({
     summary: 'Add a task',
     description:
@@ -42,7 +44,7 @@ export class TasksV1Controller {
   }
 
   @Post('projects/add_tasks')
-  @RouteConfig({ [BODY_LIMIT_CONFIG]: LIMITS.batchBodyBytes })
+  @RouteConfig({ [BODY_LIMIT_CONFIG]: LIMITS.batchBodyBytes, [EXACT_INTEGERS_CONFIG]: [['tasks', '*', 'substitutions', '*']] })
   @ApiOperation({
     summary: 'Add up to 1,000 tasks at once',
     description: 'All or nothing: one invalid task refuses the batch, its errors named `tasks.<index>.<field>`.',

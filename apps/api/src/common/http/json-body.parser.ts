@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isUtf8 } from 'node:buffer';
 import { LIMITS } from '@crowdbox/contracts';
 import { ApiException } from '../errors/api.exception';
+import { EXACT_INTEGERS_CONFIG, keepExactIntegers, type BodyPath } from './exact-integers';
 
 /** Route config key that raises the body limit for one route (add_tasks). */
 export const BODY_LIMIT_CONFIG = 'bodyLimit';
@@ -9,7 +10,8 @@ export const BODY_LIMIT_CONFIG = 'bodyLimit';
 /**
  * All bodies are JSON. The parser replaces Fastify's so that media types match case-insensitively
  * (`Application/json` from ex_cogmint), any declared type is read as JSON (curl -d sends form encoding),
- * and an empty body is "no body". JSON text is UTF-8 (RFC 8259 §8.1): a body in another encoding is a
+ * and an empty body is "no body"; a route may name where an integer too large for a double keeps its
+ * digits (EXACT_INTEGERS_CONFIG). JSON text is UTF-8 (RFC 8259 §8.1): a body in another encoding is a
  * 400, where decoding it anyway would store U+FFFD in place of the requester's accented letters, and a
  * leading byte order mark, which the RFC lets a parser ignore (Windows tools write one), is skipped.
  *
@@ -27,7 +29,7 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.addContentTypeParser(
     '*',
     { parseAs: 'buffer' },
-    (_request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    (request: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => {
       if (!isUtf8(body)) {
         done(ApiException.of(400, 'body', 'body is not valid UTF-8; send JSON encoded in UTF-8'));
         return;
@@ -37,11 +39,15 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
         done(null, undefined);
         return;
       }
+      let parsed: unknown;
       try {
-        done(null, JSON.parse(text));
+        parsed = JSON.parse(text);
       } catch {
         done(ApiException.of(400, 'body', 'body is not valid JSON; send a JSON object with Content-Type: application/json'));
+        return;
       }
+      const exact = (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[EXACT_INTEGERS_CONFIG] as BodyPath[] | undefined;
+      done(null, exact ? keepExactIntegers(parsed, text, exact) : parsed);
     },
   );
 }

@@ -3,12 +3,18 @@ import { createZodValidationPipe } from 'nestjs-zod';
 import type { ZodError } from 'zod';
 import { ApiException } from '../errors/api.exception';
 
-/** Zod issues as the contract's error items: the dotted path is the field, `root` when there is none. */
+/**
+ * Zod issues as the contract's error items: the dotted path is the field, `root` when there is none.
+ * An item said twice is said once: a check may fail two ways with one message (intBetween's 10^20 is
+ * past both `.int()`'s safe range and `.max()`), and the answer named the field twice.
+ */
 export function zodIssuesToErrors(error: ZodError): ErrorItem[] {
-  return error.issues.map((issue) => ({
-    field: issue.path.length > 0 ? issue.path.map(String).join('.') : 'root',
-    detail: issue.message,
-  }));
+  const items = new Map<string, ErrorItem>();
+  for (const issue of error.issues) {
+    const item = { field: issue.path.length > 0 ? issue.path.map(String).join('.') : 'root', detail: issue.message };
+    items.set(JSON.stringify([item.field, item.detail]), item);
+  }
+  return [...items.values()];
 }
 
 /**

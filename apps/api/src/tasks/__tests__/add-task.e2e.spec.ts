@@ -106,6 +106,30 @@ describe('add_task (POST /api/v1/projects/add_task)', () => {
     expect(yes.body.data.prompt).toContain('every true in');
   });
 
+  it('turns an integer too large for a double into its exact digits, in add_task and add_tasks', async () => {
+    const send = (url: string, body: string) =>
+      t.request({ method: 'POST', url, headers: { apikey: r.liveKey, 'content-type': 'application/json' }, body });
+    // Written as Python's json writes a 64-bit id; JSON.parse alone reads 12345678901234567000.
+    const one = await send(
+      '/api/v1/projects/add_task',
+      `{"task":{"project_uuid":"${r.projectUuid}","substitutions":{"object":12345678901234567890,"place":-98765432109876543210}}}`,
+    );
+    expect(one.status).toBe(201);
+    expect(one.body.data.prompt).toBe('<p>Draw a box around every 12345678901234567890 in <b>-98765432109876543210</b>.</p>');
+    const batch = await send(
+      '/api/v1/projects/add_tasks',
+      `{"project_uuid":"${r.projectUuid}","tasks":[{"substitutions":{"object":2.50}},{"substitutions":{"object":9007199254740993}}]}`,
+    );
+    expect(batch.status).toBe(201);
+    expect(batch.body.data.map((task: { prompt: string }) => task.prompt.match(/every (\S+) in/)?.[1])).toEqual(['2.5', '9007199254740993']);
+    // Elsewhere a number is read as before: a reward this large is out of range, not a string.
+    const reward = await send('/api/v1/projects/add_task', `{"task":{"project_uuid":"${r.projectUuid}","substitutions":{"object":"car"},"reward":12345678901234567890}}`);
+    expect(reward.body.errors).toEqual([{ field: 'task.reward', detail: expect.stringContaining('must be an integer') }]);
+    // A duplicate key (which JSON.parse allows) keeps the last value, as before.
+    const twice = await send('/api/v1/projects/add_task', `{"task":{"project_uuid":"${r.projectUuid}","substitutions":{"object":12345678901234567890,"object":12345678901234567891}}}`);
+    expect(twice.status).toBe(201);
+  });
+
   it('names an unknown or missing template variable, and writes nothing', async () => {
     const before = await taskCount();
     const unknown = await addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'car', colour: 'red' } });
