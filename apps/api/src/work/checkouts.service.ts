@@ -108,7 +108,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * Ends the worker's active leases as a release does: each lease is locked, then its task (the order of
  * every lease writer), and it ends as the task then reads: `cancelled` when a cancel_outstanding committed
  * meanwhile, else `released` (`cancelled` when the account that owns the task blocked the worker), or
- * `expired` when its time ran out. `$2`: the problem reported with it, or null. Which leases:
+ * `expired` when its time ran out (at `expires_at`, not now). `$2`: the problem reported with it, or null. Which leases:
  * - `one`: the one with id `$3`;
  * - `all`: every one (the worker's account is being deleted);
  * - `account`: those on tasks of account `$3` (that account blocked the worker).
@@ -124,8 +124,10 @@ const releaseSql = (scope: 'one' | 'all' | 'account') => `
   ), ended AS (
     UPDATE checkouts c
        SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN '${scope === 'account' ? 'cancelled' : 'released'}' ELSE 'expired' END,
-           ended_at = now(),
-           problem = $2
+           -- A lease whose time ran out ended then, as the expiry job and the sweep record it (lease-expiry.ts),
+           -- and takes a report only within LATE_REPORT_WINDOW of that, as one that job already ended does.
+           ended_at = least(now(), c.expires_at),
+           problem = CASE WHEN c.expires_at > now() - interval '${LATE_REPORT_WINDOW}' THEN $2 END
       FROM lease JOIN task ON task.id = lease.task_id
      WHERE c.id = lease.id
      RETURNING c.id, c.state
@@ -256,7 +258,8 @@ export class CheckoutsService {
    * is harmless; a submitted lease cannot be released. A `problem` is kept on the lease for the task's
    * owner (docs/decisions.md, "Problem reports"); one sent for a lease that had already ended unsubmitted
    * (its time ran out while the worker chose the reason) is kept too, unless that lease holds one or
-   * ended more than LATE_REPORT_WINDOW ago: a worker cannot go back over old skips to add reports.
+   * ended more than LATE_REPORT_WINDOW ago: a worker cannot go back over old skips to add reports. A lease
+   * whose time ran out ended at its `expires_at`, whether or not its expiry job has marked it yet.
    *
    * The lease is locked, then its task, and ends as the task then reads (RELEASE_ONE): `cancelled` when a
    * cancel_outstanding committed meanwhile. That cancel skipped this lease, which the release held while

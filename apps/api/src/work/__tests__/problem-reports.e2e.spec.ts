@@ -144,6 +144,29 @@ describe('problem reports: POST /api/work/checkouts/:id/release with a problem',
     expect(await problemOf(submitted.checkout_id)).toBeNull();
   });
 
+  it('ends a lease released long after its time ran out (its expiry job not run) when its time ran out, and keeps no report on it', async () => {
+    const r = await aRequester(t);
+    const taskId = await newTask(r, 2);
+    const [w1, w2] = await Promise.all([signUp(t), signUp(t)]);
+    const stale = await checkOut(w1, r);
+    await t.db.query(`UPDATE checkouts SET expires_at = now() - interval '1 hour', checked_out_at = now() - interval '2 hours' WHERE id = $1`, [stale.checkout_id]);
+    expect(await release(w1, stale.checkout_id, { problem: 'image_broken' })).toMatchObject({ status: 200, body: { data: { state: 'expired' } } });
+    const [row] = await t.db.query(`SELECT problem, ended_at = expires_at AS at_expiry FROM checkouts WHERE id = $1`, [stale.checkout_id]);
+    expect(row).toEqual({ problem: null, at_expiry: true });
+    expect(await reportsOn(taskId)).toBe(0);
+    // Sent again, it is a late report on a lease that ended an hour ago: refused as well.
+    expect((await release(w1, stale.checkout_id, { problem: 'image_broken' })).status).toBe(200);
+    expect(await problemOf(stale.checkout_id)).toBeNull();
+
+    // One whose time ran out a minute ago is within the window: its report is kept, and it ended when its time ran out.
+    const recent = await checkOut(w2, r);
+    await t.db.query(`UPDATE checkouts SET expires_at = now() - interval '1 minute', checked_out_at = now() - interval '1 hour' WHERE id = $1`, [recent.checkout_id]);
+    expect(await release(w2, recent.checkout_id, { problem: 'other' })).toMatchObject({ status: 200, body: { data: { state: 'expired' } } });
+    const [kept] = await t.db.query(`SELECT problem, ended_at = expires_at AS at_expiry FROM checkouts WHERE id = $1`, [recent.checkout_id]);
+    expect(kept).toEqual({ problem: 'other', at_expiry: true });
+    expect(await reportsOn(taskId)).toBe(1);
+  });
+
   it('keeps each task’s count of reports with its leases’, whatever statement sets, changes, clears or deletes one', async () => {
     const r = await aRequester(t);
     const taskId = await newTask(r, 3);
