@@ -39,3 +39,27 @@ export function clampRect(rect: Rect, image: ImageSize): Rect {
 export function clampBox(box: Box, image: ImageSize): Box {
   return roundBox(rectToBox(box.label, clampRect(boxToRect(box), image)));
 }
+
+/**
+ * clampBox for a box that the code made rather than a worker drew: one scaled into a task's frame, or
+ * a consensus's merged box. Such a box keeps at least 1 px of width and height: scaled down into a
+ * smaller frame (a 1 px box from a 4000 px copy into a 64 px frame is 0.016 px) or cut by the clamp,
+ * clampBox would round it to 0, a box that boxInsideImage refuses and that went out as a COCO area of 0
+ * and a CSV record with x_min = x_max. A widened side has its integer center moved inside the image
+ * where it can be (1..size - 1), so it adds no overhang; a side of 1 px or more is clampBox's.
+ * NaN stays NaN, as in clampBox.
+ */
+export function clampBoxAtLeastOnePixel(box: Box, image: ImageSize): Box {
+  const clamped = clampBox(box, image);
+  const [centerX, width] = atLeastOnePixel(clamped.center_x, clamped.width, image.width);
+  const [centerY, height] = atLeastOnePixel(clamped.center_y, clamped.height, image.height);
+  return { label: clamped.label, center_x: centerX, center_y: centerY, width, height };
+}
+
+/** One axis of clampBoxAtLeastOnePixel: `center` and `size` already clamped to [0, extent] and rounded. */
+function atLeastOnePixel(center: number, size: number, extent: number): [number, number] {
+  if (!(size < 1)) return [center, size];
+  // An image 1 px wide has no integer center with both edges inside: center 1 overhangs by half a pixel,
+  // the EDGE_ROUNDING_SLACK every stored box may have.
+  return [Math.min(Math.max(center, 1), Math.max(extent - 1, 1)), 1];
+}

@@ -13,11 +13,14 @@
  *  4. The merged box is the per-edge median of the cluster (x0, y0, x1, y1 separately; an even
  *     count takes the mean of the two middle values), converted to an integer box the way a stored
  *     box is (DESIGN.md §6): with a frame, its edges are clamped inside the frame, then center and
- *     size are rounded half away from zero (clampBox); without one, only rounded (roundBox). The
- *     clamp matters although a median of edges lies between the input edges: rounding center and
- *     size separately moves an edge by up to a pixel, so two boxes reaching the right edge of a
- *     10 px image (x 0..10 and 1.5..10.5, medians 0.75..10.25) rounded to center 6, width 10, i.e.
- *     1..11, a pixel past the image and past both workers' boxes.
+ *     size are rounded half away from zero, and a width or height under 1 px is made 1 px
+ *     (clampBoxAtLeastOnePixel); without one, only rounded (roundBox). The clamp matters although a
+ *     median of edges lies between the input edges: rounding center and size separately moves an edge
+ *     by up to a pixel, so two boxes reaching the right edge of a 10 px image (x 0..10 and 1.5..10.5,
+ *     medians 0.75..10.25) rounded to center 6, width 10, i.e. 1..11, a pixel past the image and past
+ *     both workers' boxes. The 1 px matters for boxes scaled into a smaller frame: a 1 px box drawn on
+ *     a 4000 px copy is 0.016 px in a 64 px frame, and rounded to width 0 it went out as a box no
+ *     worker could have submitted (boxInsideImage refuses it), a COCO area of 0.
  *  5. support = boxes in the cluster; agreement = mean pairwise IoU in the cluster, rounded to 3
  *     decimals, 1 for a single-box cluster.
  *
@@ -35,9 +38,10 @@
  * Frames: boxes are in the pixels of the image size their worker's browser reported. With
  * `options.frame`, a submission that reported another size has its boxes scaled into the frame
  * first (rectInFrame), so that the same object drawn on a 640 px and a 1280 px copy merges, and the
- * result is in the frame's pixels. A scaled box is clamped to the frame: a box may lie half a pixel
- * past its own image's edge (EDGE_ROUNDING_SLACK), and scaling up would widen that. The merged box
- * is clamped to the frame too (rule 4).
+ * result is in the frame's pixels. Every box is clamped to the frame, scaled or not: a box may lie
+ * half a pixel past its own image's edge (EDGE_ROUNDING_SLACK), scaling up would widen that, and
+ * clamping only the scaled ones made two boxes at an edge overlap more or less depending on which
+ * submission's size is the frame. The merged box is clamped to the frame too (rule 4).
  *
  * Input hygiene: two submissions with the same worker id are a caller bug (their order could not be
  * made deterministic and the one-box-per-worker rule would be ambiguous), so they throw. Boxes
@@ -52,7 +56,7 @@
  */
 import { boxToRect, rectToBox } from './box-rect.util';
 import type { Box, ImageSize, Rect } from './box.types';
-import { clampBox } from './clamp.util';
+import { clampBoxAtLeastOnePixel } from './clamp.util';
 import type { ConsensusBox, ConsensusOptions, Submission } from './consensus.types';
 import { rectIou } from './iou.util';
 import { median } from './median.util';
@@ -140,7 +144,7 @@ function mergeCluster(cluster: Cluster, frame: ImageSize | undefined): Consensus
     x1: median(rects.map((r) => r.x1)),
     y1: median(rects.map((r) => r.y1)),
   });
-  const box = frame ? clampBox(merged, frame) : roundBox(merged);
+  const box = frame ? clampBoxAtLeastOnePixel(merged, frame) : roundBox(merged);
   return {
     label: box.label,
     center_x: box.center_x,

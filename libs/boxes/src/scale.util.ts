@@ -1,7 +1,6 @@
 import { boxToRect, rectToBox } from './box-rect.util';
 import type { Box, ImageSize, Rect } from './box.types';
-import { clampRect } from './clamp.util';
-import { roundBox } from './round.util';
+import { clampBoxAtLeastOnePixel, clampRect } from './clamp.util';
 
 /**
  * A box drawn on an image whose browser reported size `from`, in the pixels of the same picture at
@@ -33,19 +32,20 @@ export function sameSize(a: ImageSize, b: ImageSize): boolean {
 /**
  * A box's edges in the pixels of `to`, for a box drawn at `from`: scaled (scaleBox) and clamped to `to`,
  * since a box may lie half a pixel past its own image's edge (EDGE_ROUNDING_SLACK) and scaling up would
- * widen that. Not rounded. The same size gives the box's own edges, unclamped, as it would be used
- * without a frame.
+ * widen that. Not rounded. A box already at `to`'s size is clamped the same way: clamping only the
+ * boxes scaled in made the IoU of two boxes at an edge depend on whose size is the frame, i.e. on which
+ * submission came first (a frame's own box kept its half pixel outside, a scaled one lost it).
  */
 export function rectInFrame(box: Box, from: ImageSize, to: ImageSize): Rect {
-  if (sameSize(from, to)) return boxToRect(box);
-  return clampRect(boxToRect(scaleBox(box, from, to)), to);
+  return clampRect(boxToRect(sameSize(from, to) ? box : scaleBox(box, from, to)), to);
 }
 
 /**
- * rectInFrame as an integer box (clampBox's rule: clamped, then center and size rounded), for showing a
- * box drawn at one size over the picture at another; the very box when the sizes are equal.
+ * rectInFrame as an integer box (clampBoxAtLeastOnePixel: clamped, center and size rounded, at least
+ * 1 px wide and high, so that a box scaled down into a smaller frame does not come out 0 px), for
+ * showing a box drawn at one size over the picture at another; the very box when the sizes are equal.
  */
 export function boxInFrame<B extends Box>(box: B, from: ImageSize, to: ImageSize): B | Box {
   if (sameSize(from, to)) return box;
-  return roundBox(rectToBox(box.label, rectInFrame(box, from, to)));
+  return clampBoxAtLeastOnePixel(rectToBox(box.label, rectInFrame(box, from, to)), to);
 }

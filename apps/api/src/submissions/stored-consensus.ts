@@ -22,10 +22,13 @@ const logger = new Logger('StoredConsensus');
  * The version of the consensus rule this code computes, stored with each consensus (`consensus_rule`):
  * 2 since a task's boxes are put into one frame (migration 1765700000000); 3 since the merged box is
  * clamped to that frame (libs/boxes consensus.util.ts, rule 4: before, rounding could put an edge a
- * pixel past the image). Raise it with any change to what a stored consensus would hold: stored ones
- * of another version are then computed again.
+ * pixel past the image); 4 since a merged box keeps at least 1 px of width and height (scaled down into
+ * a smaller frame, one came out 0 px wide) and the frame's own boxes are clamped to it like the boxes
+ * scaled in (before, two boxes at an edge overlapped more or less depending on which submission came
+ * first). Raise it with any change to what a stored consensus would hold: stored ones of another version
+ * are then computed again.
  */
-export const CONSENSUS_RULE = 3;
+export const CONSENSUS_RULE = 4;
 
 /**
  * A FROM item that marks its statement as a writer of the current rule: a transaction-local setting the

@@ -6,7 +6,7 @@
  */
 import { boxToRect, rectToBox } from '../box-rect.util';
 import type { Box, ImageSize, Rect } from '../box.types';
-import { clampBox } from '../clamp.util';
+import { clampBoxAtLeastOnePixel } from '../clamp.util';
 import type { ConsensusBox, ConsensusOptions, Submission } from '../consensus.types';
 import { rectIou } from '../iou.util';
 import { median } from '../median.util';
@@ -94,7 +94,7 @@ function mergeCluster(cluster: Cluster, frame: ImageSize | undefined): Consensus
     x1: median(rects.map((r) => r.x1)),
     y1: median(rects.map((r) => r.y1)),
   });
-  const box = frame ? clampBox(merged, frame) : roundBox(merged);
+  const box = frame ? clampBoxAtLeastOnePixel(merged, frame) : roundBox(merged);
   return {
     label: box.label,
     center_x: box.center_x,

@@ -313,4 +313,34 @@ describe('consensus across image sizes (options.frame)', () => {
     expect(expected).toHaveLength(1);
     for (const order of permutations(subs)) expect(consensus(order, { frame: small })).toEqual(expected);
   });
+
+  it('keeps a box scaled down into a smaller frame at least 1 px wide and high, inside the frame', () => {
+    const frame = { width: 64, height: 64 };
+    // 1 px on a 4000 px copy is 0.016 px in the 64 px frame (31.992..32.008): rounded alone, width 0.
+    const subs: Submission[] = [
+      { worker: 'a', boxes: [], image: frame },
+      { worker: 'b', boxes: [box('car', 2000, 2000, 1, 1)], image: { width: 4000, height: 4000 } },
+    ];
+    const merged = consensus(subs, { frame });
+    expect(merged).toEqual([{ label: 'car', center_x: 32, center_y: 32, width: 1, height: 1, support: 1, agreement: 1 }]);
+    expect(boxInsideImage(merged[0], frame)).toBeNull();
+    // At the frame's corner the widened box's center moves inside, so it adds no overhang.
+    const corner = consensus([subs[0], { ...subs[1], boxes: [box('car', 3999.5, 0.5, 1, 1)] }], { frame });
+    expect(corner).toEqual([{ label: 'car', center_x: 63, center_y: 1, width: 1, height: 1, support: 1, agreement: 1 }]);
+  });
+
+  it('gives the same support whichever submission is first, for boxes at the edge (the frame\'s own are clamped too)', () => {
+    // The same 1 px strip at the right edge, on a 10 px and a 20 px copy, each valid with its half pixel
+    // outside (EDGE_ROUNDING_SLACK). Clamping only the scaled box gave IoU 0.25 in the 10 px frame
+    // (9.5..10.5 against 9.75..10) and 1/3 in the 20 px one (19.5..20.5 against 19..20); clamped both,
+    // 0.5 in either.
+    const subs: Submission[] = [
+      { worker: 'a', boxes: [box('car', 10, 5, 1, 10)], image: { width: 10, height: 10 } },
+      { worker: 'b', boxes: [box('car', 20, 10, 1, 20)], image: { width: 20, height: 20 } },
+    ];
+    const supports = (first: Submission, second: Submission) =>
+      consensus([first, second], { frame: first.image, iouThreshold: 0.5 }).map((b) => b.support);
+    expect(supports(subs[0], subs[1])).toEqual([2]);
+    expect(supports(subs[1], subs[0])).toEqual([2]);
+  });
 });

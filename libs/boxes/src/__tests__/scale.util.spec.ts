@@ -42,6 +42,14 @@ describe('scaleBox and boxInFrame', () => {
     expect(boxInFrame(atEdge, { width: 320, height: 240 }, { width: 1280, height: 960 })).toEqual({ label: 'car', center_x: 1275, center_y: 480, width: 10, height: 16 });
   });
 
+  it('boxInFrame keeps a box scaled down to under a pixel 1 px wide and high, inside the frame', () => {
+    const frame = { width: 64, height: 64 };
+    const tiny = { label: 'car', center_x: 2000, center_y: 2000, width: 1, height: 1 };
+    const scaled = boxInFrame(tiny, { width: 4000, height: 4000 }, frame);
+    expect(scaled).toEqual({ label: 'car', center_x: 32, center_y: 32, width: 1, height: 1 });
+    expect(boxInsideImage(scaled, frame)).toBeNull();
+  });
+
   it('compares sizes by both dimensions', () => {
     expect(sameSize({ width: 1, height: 2 }, { width: 1, height: 2 })).toBe(true);
     expect(sameSize({ width: 1, height: 2 }, { width: 2, height: 1 })).toBe(false);

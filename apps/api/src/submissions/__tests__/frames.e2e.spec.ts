@@ -136,6 +136,23 @@ describe('one frame per task', () => {
     expect(res.body.data.submissions[1].annotations).toEqual([inFrame]);
   });
 
+  it('keeps a box scaled down into a smaller frame at least 1 px wide and high, in every answer', async () => {
+    const r = await aRequester(t);
+    const taskId = await aTask(t, r, { required_submissions: 2 });
+    const [w1, w2] = [await signUp(t), await signUp(t)];
+    // The frame is 64x64; a 1 px box on the 4000 px copy is 0.016 px there (rounded alone: 0).
+    await submitThroughWorkerApi(r, w1, [], { image_width: 64, image_height: 64 });
+    await submitThroughWorkerApi(r, w2, [{ label: 'car', center_x: 2000, center_y: 2000, width: 1, height: 1 }], { image_width: 4000, image_height: 4000 });
+    const inFrame = { label: 'car', center_x: 32, center_y: 32, width: 1, height: 1 };
+    const one = await get(r.liveKey, `/api/v1/tasks/${taskId}/annotations?view=submissions`);
+    expect(one.body.data.annotations).toEqual([{ ...inFrame, support: 1, agreement: 1 }]);
+    expect(one.body.data.submissions[1].annotations).toEqual([inFrame]);
+    const coco = JSON.parse((await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations?format=coco`)).text);
+    expect(coco.annotations.map((a: { bbox: number[]; area: number }) => [a.bbox, a.area])).toEqual([[[31.5, 31.5, 1, 1], 1]]);
+    const csv = (await get(r.liveKey, `/api/v1/projects/${r.projectUuid}/annotations?format=csv`)).text;
+    expect(csv.split('\r\n')[1]).toContain(',64,64,car,31.5,31.5,32.5,32.5,1,1');
+  });
+
   it('does not use a consensus stored by an older rule: a reader computes it in the frame and stores it with the current one', async () => {
     // What a process of the code before frames stores for a task of two sizes, during a deploy or before it.
     const r = await aRequester(t);
