@@ -39,6 +39,8 @@ export interface AnnotatorStageProps {
   onPanningChange: (panning: boolean) => void;
   /** A press on the stage: the wrapper takes focus so the stage keys apply. */
   onPress: () => void;
+  /** A box is taken (true) or let go (false) by the pointer. */
+  onHoldChange: (held: boolean) => void;
 }
 
 /**
@@ -47,7 +49,7 @@ export interface AnnotatorStageProps {
  * image pixels by the transforms of @crowdbox/boxes, and every pointer position goes back the same way.
  */
 export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
-  const { store, state, dispatch, image, colors, overlays, editable, spaceHeld, onPanningChange, onPress } = props;
+  const { store, state, dispatch, image, colors, overlays, editable, spaceHeld, onPanningChange, onPress, onHoldChange } = props;
   const stageRef = useRef<Konva.Stage>(null);
   const previewRef = useRef<Konva.Rect>(null);
   const tagRef = useRef<Konva.Label>(null);
@@ -60,6 +62,7 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
     tag: () => tagRef.current,
     dragLayer: () => transformerRef.current?.getLayer() ?? null,
     paused: pinch.pinching,
+    onHoldChange,
   });
   const gestures = usePointerGestures({
     store,

@@ -11,6 +11,7 @@ export interface BoxHandlers {
   dragStart(index: number, node: Konva.Rect): void;
   dragMove(index: number, node: Konva.Rect): void;
   dragEnd(index: number, node: Konva.Rect): void;
+  transformStart(index: number, node: Konva.Rect): void;
   transform(index: number, node: Konva.Rect): void;
   transformEnd(index: number, node: Konva.Rect): void;
   hover(node: Konva.Rect, over: boolean): void;
@@ -58,6 +59,7 @@ export const BoxShape = memo(function BoxShape(props: BoxShapeProps): JSX.Elemen
       onDragStart: (e: Konva.KonvaEventObject<DragEvent>) => handlers.dragStart(index, e.target as Konva.Rect),
       onDragMove: (e: Konva.KonvaEventObject<DragEvent>) => handlers.dragMove(index, e.target as Konva.Rect),
       onDragEnd: (e: Konva.KonvaEventObject<DragEvent>) => handlers.dragEnd(index, e.target as Konva.Rect),
+      onTransformStart: (e: Konva.KonvaEventObject<Event>) => handlers.transformStart(index, e.target as Konva.Rect),
       onTransform: (e: Konva.KonvaEventObject<Event>) => handlers.transform(index, e.target as Konva.Rect),
       onTransformEnd: (e: Konva.KonvaEventObject<Event>) => handlers.transformEnd(index, e.target as Konva.Rect),
       onMouseEnter: (e: Konva.KonvaEventObject<MouseEvent>) => handlers.hover(e.target as Konva.Rect, true),

@@ -1,7 +1,7 @@
 import type Konva from 'konva';
 import { useEffect, useMemo, useRef } from 'react';
 import { imageRectToScreen, imageToScreen, screenToImage } from '@crowdbox/boxes';
-import type { Point, Rect } from '@crowdbox/boxes';
+import type { Box, Point, Rect } from '@crowdbox/boxes';
 import { actions } from '../store/editor.actions';
 import type { EditorAction } from '../store/editor.actions';
 import type { EditorStore } from '../store/editor-store';
@@ -20,6 +20,8 @@ export interface BoxHandlerOptions {
   dragLayer: () => Konva.Layer | null;
   /** True while a gesture that moves no box is under way (a two-finger pinch): a drag that starts then is stopped. */
   paused?: () => boolean;
+  /** A box is taken (true) or let go (false) by the pointer, to move or to resize: edit keys wait meanwhile. */
+  onHoldChange?: (held: boolean) => void;
 }
 
 const nodeRect = (node: Konva.Rect): NodeRect => ({
@@ -78,8 +80,16 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
       node.zIndex(Math.min(home.index, home.layer.children.length - 1));
       home = null;
     };
-    // The dragged box: its grip (the grabbed image point less the box's top-left) and its top-left, in image pixels.
-    let held: { node: Konva.Rect; grip: Point | null; at: Point | null } | null = null;
+    // The dragged box: the box as it was grabbed, its grip (the grabbed image point less the box's top-left)
+    // and its top-left, in image pixels.
+    let held: { node: Konva.Rect; box: Box | undefined; grip: Point | null; at: Point | null } | null = null;
+    // A node is bound to an index, and an index to whichever box is there now: a release moves or resizes
+    // the box at the index only if it is still the box that was taken (not one an edit put in its place).
+    const stillThere = (index: number, taken: Box | undefined): boolean => {
+      const box = latest.current.store.getState().boxes[index];
+      return box !== undefined && box === taken;
+    };
+    const setHeld = (isHeld: boolean): void => latest.current.onHoldChange?.(isHeld);
     // Where the dragged node goes for the pointer now (Konva proposes `proposed`), kept inside the image.
     const follow = (node: Konva.Rect, proposed: Point): Point => {
       const { image, viewport } = latest.current.store.getState();
@@ -98,10 +108,13 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
       if (held) held.at = screenToImage(bounded, viewport);
       return bounded;
     };
-    // The box being resized by a handle: its edges in image pixels, as the last transform event left them.
-    let resized: { node: Konva.Rect; rect: Rect } | null = null;
-    const measureResize = (node: Konva.Rect): void => {
-      resized = { node, rect: screenNodeToImage(nodeRect(node), latest.current.store.getState().viewport) };
+    // The box being resized by a handle: the box as it was taken, and its edges in image pixels as the
+    // last transform event left them.
+    let resized: { node: Konva.Rect; box: Box | undefined; rect: Rect } | null = null;
+    const measureResize = (index: number, node: Konva.Rect): void => {
+      const { boxes, viewport } = latest.current.store.getState();
+      const box = resized?.node === node ? resized.box : boxes[index];
+      resized = { node, box, rect: screenNodeToImage(nodeRect(node), viewport) };
     };
     // After a render for a new viewport: the resized node at its edges, unscaled, as settle leaves a node.
     const restoreResize = (): void => {
@@ -119,7 +132,8 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
           node.stopDrag();
           return;
         }
-        held = { node, grip: null, at: null };
+        held = { node, box: latest.current.store.getState().boxes[index], grip: null, at: null };
+        setHeld(true);
         const layer = node.getLayer();
         const dragLayer = latest.current.dragLayer();
         if (!layer || !dragLayer || layer === dragLayer) return;
@@ -136,26 +150,35 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
       },
       dragEnd(index, node) {
         goHome(node);
-        const at = held?.node === node ? held.at : null;
+        const taken = held?.node === node ? held : null;
         held = null;
+        setHeld(false);
+        const at = taken?.at ?? null;
         const { boxes, viewport } = latest.current.store.getState();
         const box = boxes[index];
-        if (box) {
+        if (box && taken && stillThere(index, taken.box)) {
           // The node may still stand where React put it for a zoom whose render has not reached the stage.
           const delta = dragDelta(box, at ? imageToScreen(at, viewport) : node.position(), viewport);
           latest.current.dispatch(actions.moveBox(index, delta.x, delta.y));
         }
         settle(index, node);
       },
-      transform(_index, node) {
-        measureResize(node);
+      transformStart(index, node) {
+        // A pinch stops the transform as it starts (annotator-stage); nothing is held then.
+        if (latest.current.paused?.()) return;
+        measureResize(index, node);
+        setHeld(true);
+      },
+      transform(index, node) {
+        measureResize(index, node);
         followTag(node);
       },
       transformEnd(index, node) {
-        if (resized?.node !== node) measureResize(node);
-        const rect = resized?.rect;
+        if (resized?.node !== node) measureResize(index, node);
+        const taken = resized;
         resized = null;
-        if (rect) latest.current.dispatch(actions.resizeBox(index, rect));
+        setHeld(false);
+        if (taken && stillThere(index, taken.box)) latest.current.dispatch(actions.resizeBox(index, taken.rect));
         settle(index, node);
       },
       viewportChanged() {

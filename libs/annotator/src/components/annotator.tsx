@@ -56,6 +56,11 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
   const [panning, setPanning] = useState(false);
   const containerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
+  // A ref, not state: taking and letting go of a box re-renders nothing.
+  const boxHeld = useRef(false);
+  const onHoldChange = useCallback((held: boolean) => {
+    boxHeld.current = held;
+  }, []);
 
   const onImageSizeRef = useRef(onImageSize);
   const onImageStatusRef = useRef(onImageStatus);
@@ -97,6 +102,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
     helpOpen,
     hasSelection: state.selected !== null,
     boxCount: state.boxes.length,
+    boxHeld: () => boxHeld.current,
     run,
     onReleasePan: () => setSpaceHeld(false),
   });
@@ -137,6 +143,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
             spaceHeld={spaceHeld}
             onPanningChange={setPanning}
             onPress={onPress}
+            onHoldChange={onHoldChange}
             />
           </div>
           {status === 'loading' && <div style={s.stageMessage}>Loading image…</div>}

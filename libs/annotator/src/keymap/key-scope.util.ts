@@ -10,12 +10,21 @@ export interface KeyContext {
   helpOpen: boolean;
   hasSelection: boolean;
   boxCount: number;
+  /** A box is held by the pointer (moved or resized): only the view and help keys run. */
+  boxHeld?: boolean;
 }
 
 export interface ResolvedKey {
   binding: KeyBinding;
   command: KeyCommand;
 }
+
+/**
+ * While a box is held, an edit would change the boxes under Konva's node, which stays bound to its index:
+ * a deletion gave the held node the next box, and its release moved that one; an undo was cleared by the
+ * release's move. Zoom, pan and help change no box.
+ */
+const KEPT_WHILE_HELD: ReadonlySet<KeyBinding['group']> = new Set<KeyBinding['group']>(['View', 'Help']);
 
 function activeScopes(ctx: KeyContext): KeyScope[] {
   const scopes: KeyScope[] = [];
@@ -36,6 +45,7 @@ export function resolveKey(keymap: readonly KeyBinding[], input: KeyInput, ctx: 
     for (const scope of activeScopes(ctx)) {
       for (const binding of keymap) {
         if (binding.scope !== scope) continue;
+        if (ctx.boxHeld && !KEPT_WHILE_HELD.has(binding.group)) continue;
         if (binding.when === 'selection' && !ctx.hasSelection) continue;
         if (binding.when === 'noSelection' && ctx.hasSelection) continue;
         if (binding.when === 'boxes' && ctx.boxCount === 0) continue;

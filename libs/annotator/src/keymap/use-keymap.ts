@@ -11,6 +11,8 @@ export interface UseKeymapOptions {
   helpOpen: boolean;
   hasSelection: boolean;
   boxCount: number;
+  /** Whether a box is held by the pointer now (moved or resized). */
+  boxHeld: () => boolean;
   run: (command: KeyCommand) => void;
   /** Space was released (or the window lost focus): pan mode ends. */
   onReleasePan: () => void;
@@ -36,6 +38,7 @@ export function useKeymap(options: UseKeymapOptions): void {
         helpOpen: o.helpOpen,
         hasSelection: o.hasSelection,
         boxCount: o.boxCount,
+        boxHeld: o.boxHeld(),
       });
       if (!resolved) return;
       event.preventDefault();

@@ -1,6 +1,7 @@
 import { renderHook } from '@testing-library/react';
 import { Rect } from 'konva/lib/shapes/Rect';
 import { KonvaCore } from '../konva-parts';
+import { actions } from '../../store/editor.actions';
 import type { EditorAction } from '../../store/editor.actions';
 import { createEditorStore } from '../../store/editor-store';
 import { box, editor, ZOOM_2_7 } from '../../store/__tests__/editor.fixtures';
@@ -63,5 +64,28 @@ describe('box handlers at zoom 2.7 with a pan', () => {
     expect(store.getState().boxes[1]).toEqual(box('dog', 305, 205, 60, 60));
     expect(node.scaleX()).toBe(1);
     expect(node.width()).toBeCloseTo(60 * 2.7);
+  });
+
+  it('moves no other box when the dragged box was deleted before its release', () => {
+    const { store, dispatched, handlers, nodes } = setUp();
+    const node = nodes[1];
+    handlers.dragStart(1, node);
+    node.position({ x: node.x() + 27, y: node.y() - 13.5 });
+    // Deleted while held: the cat that was third is now at index 1, where the drag ends.
+    store.dispatch(actions.deleteSelected());
+    handlers.dragEnd(1, node);
+    expect(dispatched).toEqual([]);
+    expect(store.getState().boxes).toEqual([box('cat', 100, 100, 40, 20), box('cat', 500, 400, 10, 10)]);
+  });
+
+  it('resizes no other box when the resized box was deleted before its release', () => {
+    const { store, dispatched, handlers, nodes } = setUp();
+    const node = nodes[1];
+    node.scale({ x: (node.width() + 27) / node.width(), y: 1 });
+    handlers.transform(1, node);
+    store.dispatch(actions.deleteSelected());
+    handlers.transformEnd(1, node);
+    expect(dispatched).toEqual([]);
+    expect(store.getState().boxes).toEqual([box('cat', 100, 100, 40, 20), box('cat', 500, 400, 10, 10)]);
   });
 });

@@ -32,6 +32,14 @@ describe('resolveKey', () => {
     expect(resolveKey(KEYMAP, input('Escape'), ctx({ focus: 'stage' }))?.command).toEqual({ ui: 'leaveStage' });
   });
 
+  it('runs no edit key while a box is held by the pointer, only the view and help keys', () => {
+    const held = ctx({ hasSelection: true, boxHeld: true });
+    for (const key of ['Delete', 'Backspace', 'ArrowLeft', 'n', '2', 'Escape']) expect(resolveKey(KEYMAP, input(key), held)).toBeNull();
+    expect(resolveKey(KEYMAP, { ...input('z'), ctrlKey: true }, held)).toBeNull();
+    expect(resolveKey(KEYMAP, input('='), held)?.binding.id).toBe('zoomIn');
+    expect(resolveKey(KEYMAP, input('?', true), held)?.binding.id).toBe('toggleHelp');
+  });
+
   it('picks labels 1–9 and fits with 0 on an AZERTY keyboard, Shift or not; its unshifted 6 (-) still zooms out', () => {
     const azerty = (key: string, code: string, shiftKey = false) => ({ ...input(key, shiftKey), code });
     expect(resolveKey(KEYMAP, azerty('é', 'Digit2'), ctx())?.command).toEqual({ action: actions.pickLabelNumber(2) });
