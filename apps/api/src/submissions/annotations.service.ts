@@ -113,9 +113,23 @@ export class AnnotationsService {
       })();
     }
     const project = await this.projects.owned(key.accountId, uuid, 'project not found', 422);
-    if (format === 'coco') return this.cocoExport(project);
-    if (format === 'csv') return this.csvExport(project);
-    return this.jsonExport(project, withSubmissions);
+    const threshold = await this.currentThreshold(project);
+    if (format === 'coco') return this.cocoExport(project, threshold);
+    if (format === 'csv') return this.csvExport(project, threshold);
+    return this.jsonExport(project, threshold, withSubmissions);
+  }
+
+  /**
+   * The project's IoU threshold as the database has it now, for an export. `owned` answers from the
+   * per-process cache, which a node that missed an invalidation holds for CACHE_TTL_MS: with its old
+   * threshold an export answered another consensus than GET /tasks/:uuid/annotations (which reads the
+   * threshold in its query), and its storeBack wrote that consensus over one stored with the right
+   * threshold. One small query per export, before its first chunk, so a failure is still an ordinary
+   * error. A project gone since `owned` read it keeps the threshold it was read with.
+   */
+  private async currentThreshold(project: Project): Promise<number> {
+    const { rows } = await this.pool.query<{ threshold: number }>('SELECT consensus_iou_threshold AS threshold FROM projects WHERE id = $1', [project.id]);
+    return rows[0]?.threshold ?? project.consensusIouThreshold;
   }
 
   /**
@@ -123,13 +137,12 @@ export class AnnotationsService {
    * built by PostgreSQL as text (ENTRY_SQL), so this only concatenates; the others are computed here
    * (and their consensus stored, see storeBack).
    */
-  private async *jsonExport(project: Project, withSubmissions: boolean): AsyncIterable<string> {
+  private async *jsonExport(project: Project, threshold: number, withSubmissions: boolean): AsyncIterable<string> {
     // The opening goes out with the first page: until a stream's first chunk, Fastify can still answer
     // its error as an error (a busy pool: 503 with Retry-After), where after it the 200 is sent and a
     // failure can only cut the body short.
     let opening = '{"data":[';
     let first = true;
-    const threshold = project.consensusIouThreshold;
     const store = storeBack(this.pool, threshold);
     const batches = withSubmissions
       ? this.mapPages<SubmissionsEntryRow, string>(project.id, SUBMISSIONS_SQL, [threshold], (row) => {
@@ -153,8 +166,7 @@ export class AnnotationsService {
   }
 
   /** COCO: images (their text built by the database), then the boxes of the same tasks (cocoExport). */
-  private cocoExport(project: Project): AsyncIterable<string> {
-    const threshold = project.consensusIouThreshold;
+  private cocoExport(project: Project, threshold: number): AsyncIterable<string> {
     const categories = new CocoCategories(project);
     const pages = this.mapPages.bind(this);
     const pool = this.pool;
@@ -178,9 +190,9 @@ export class AnnotationsService {
   }
 
   /** CSV: one record per consensus box (csvExport), the frame and the boxes as COCO's. */
-  private async *csvExport(project: Project): AsyncIterable<string> {
-    const store = storeBack(this.pool, project.consensusIouThreshold);
-    const pages = this.mapPages<CsvRow, CsvTask>(project.id, CSV_SQL, [project.consensusIouThreshold], (row) => ({
+  private async *csvExport(project: Project, threshold: number): AsyncIterable<string> {
+    const store = storeBack(this.pool, threshold);
+    const pages = this.mapPages<CsvRow, CsvTask>(project.id, CSV_SQL, [threshold], (row) => ({
       id: row.id,
       external_image_url: row.external_image_url,
       completed_at: row.completed_at,
@@ -220,7 +232,7 @@ function entryText(id: string, imageUrl: string | null, completedAt: Date, annot
   return `${head},"annotations":${annotations}${submissions === undefined ? '' : `,"submissions":${submissions}`}}`;
 }
 
-/** The stored consensus holds for the export's threshold, $4 (the project's when the export began). */
+/** The stored consensus holds for the export's threshold, $4 (the project's in the database when the export began). */
 const HOLDS = storedConsensusHolds('$4::real');
 
 /**
