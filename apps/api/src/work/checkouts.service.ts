@@ -106,7 +106,7 @@ const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Ends the worker's active leases as a release does: each lease is locked, then its task (the order of
- * every lease writer), and it ends as the task then reads: `cancelled` when a cancel_outstanding committed
+ * every lease writer; the tasks by id), and it ends as the task then reads: `cancelled` when a cancel_outstanding committed
  * meanwhile, else `released` (`cancelled` when the account that owns the task blocked the worker), or
  * `expired` when its time ran out (at `expires_at`, not now). `$2`: the problem reported with it, or null. Which leases:
  * - `one`: the one with id `$3`;
@@ -120,7 +120,10 @@ const releaseSql = (scope: 'one' | 'all' | 'account') => `
        ${scope === 'account' ? 'AND EXISTS (SELECT 1 FROM tasks ot JOIN projects op ON op.id = ot.project_id WHERE ot.id = c.task_id AND op.account_id = $3)' : ''}
      ORDER BY c.id FOR UPDATE
   ), task AS (
-    SELECT t.id, t.cancelled_at IS NOT NULL AS cancelled FROM tasks t JOIN lease ON t.id = lease.task_id FOR NO KEY UPDATE OF t
+    -- In task id order, not the leases': two of these for different workers with leases on the same tasks
+    -- (a deletion and a block) would otherwise each hold a task the other waits for.
+    SELECT t.id, t.cancelled_at IS NOT NULL AS cancelled FROM tasks t WHERE t.id IN (SELECT task_id FROM lease)
+     ORDER BY t.id FOR NO KEY UPDATE OF t
   ), ended AS (
     UPDATE checkouts c
        SET state = CASE WHEN task.cancelled THEN 'cancelled' WHEN c.expires_at > now() THEN '${scope === 'account' ? 'cancelled' : 'released'}' ELSE 'expired' END,
