@@ -49,6 +49,7 @@ import { BlockedWorkerLeaseGuard1767100000000 } from './migrations/1767100000000
 import { SessionDevices1767200000000 } from './migrations/1767200000000-session-devices';
 import { ConsensusRuleWriters1767300000000 } from './migrations/1767300000000-consensus-rule-writers';
 import { IdempotencyKeysCreatedIndex1767400000000 } from './migrations/1767400000000-idempotency-keys-created-index';
+import { StatePageIndexes1767520000000 } from './migrations/1767520000000-state-page-indexes';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -107,6 +108,7 @@ export const MIGRATIONS = [
   SessionDevices1767200000000,
   ConsensusRuleWriters1767300000000,
   IdempotencyKeysCreatedIndex1767400000000,
+  StatePageIndexes1767520000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -22,6 +22,8 @@ import { WebhookEndpoint } from '../webhooks/webhook-endpoint.entity';
 )
 @Check('ck_tasks_leased_count', `"leased_count" >= 0`)
 @Index('ix_tasks_cancelled', ['projectId', 'createdAt', 'id'], { where: 'cancelled_at IS NOT NULL' })
+// The console's complete-task pages, newest first (migration 1767520000000).
+@Index('ix_tasks_complete', ['projectId', 'createdAt', 'id'], { where: 'completed_at IS NOT NULL' })
 @Index('ix_tasks_reported', ['projectId', 'createdAt', 'id'], { where: 'problem_reports > 0' })
 @Check('ck_tasks_problem_reports', `"problem_reports" >= 0`)
 @Check('ck_tasks_frame', `("frame_width" IS NULL) = ("frame_height" IS NULL) AND ("frame_width" IS NULL OR "completed_at" IS NOT NULL)`)

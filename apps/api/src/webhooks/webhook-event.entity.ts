@@ -14,6 +14,8 @@ export type WebhookEventState = 'pending' | 'delivered' | 'failed';
 @Index('ix_webhook_events_pending_endpoint', ['endpointId'], { where: `state = 'pending'` })
 // Migration 1766700000000: the console's failed filter and "Redeliver failed" read only the few failed.
 @Index('ix_webhook_events_failed', ['accountId', 'createdAt', 'id'], { where: `state = 'failed'` })
+// The event log's pending filter, newest first (migration 1767520000000).
+@Index('ix_webhook_events_pending_account', ['accountId', 'createdAt', 'id'], { where: `state = 'pending'` })
 @Check('ck_webhook_events_state', `"state" IN ('pending', 'delivered', 'failed')`)
 export class WebhookEvent {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_webhook_events' })
