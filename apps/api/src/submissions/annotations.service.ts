@@ -157,7 +157,7 @@ export class AnnotationsService {
         yield opening + (first ? '' : ',') + entries.join(',');
         opening = '';
         first = false;
-        store.flush();
+        await store.flush();
       }
     } finally {
       await store.done();
@@ -180,7 +180,7 @@ export class AnnotationsService {
             boxes: annotationTails(row.consensus ?? store.computed(row.id, row.subs ?? []).boxes, categories),
           }))) {
             yield tasks;
-            store.flush();
+            await store.flush();
           }
         } finally {
           await store.done();
@@ -203,7 +203,7 @@ export class AnnotationsService {
     try {
       for await (const chunk of csvExport(pages)) {
         yield chunk;
-        store.flush();
+        await store.flush();
       }
     } finally {
       await store.done();

@@ -145,7 +145,7 @@ export class ConsensusRefresh implements OnApplicationBootstrap, BeforeApplicati
             if (this.passes.stopped) break;
           }
         }
-        store.flush();
+        await store.flush();
         if (this.passes.stopped) break;
       }
     } finally {

@@ -158,7 +158,11 @@ export async function taskConsensus(
 /**
  * The consensus a walk over a project's tasks (an export, the consensus refresh) computes for tasks whose
  * stored one does not hold, stored back one batch at a time (one UPDATE per batch, in order, while the
- * walk goes on), so the next reader finds them.
+ * walk goes on), so the next reader finds them. At most one batch's write is under way: `flush` first
+ * waits for the write before it, so the walk (which awaits it after each page) runs at most a page
+ * ahead of the database. Flushes used to chain their writes without waiting, so when the writes lagged
+ * (a busy database, a walk faster than its UPDATEs) every page's texts waited in memory, a whole
+ * project's for an export of 100,000 tasks.
  */
 export function storeBack(pool: Pool | PoolClient, threshold: number) {
   let batch: ConsensusToStore[] = [];
@@ -170,14 +174,16 @@ export function storeBack(pool: Pool | PoolClient, threshold: number) {
       batch.push({ id, text: result.text, frame: result.frame });
       return result;
     },
-    flush(): void {
+    /** Starts storing the batch once the previous write has ended (it never rejects: storeConsensus logs). */
+    async flush(): Promise<void> {
+      await writing;
       if (batch.length === 0) return;
       const rows = batch;
       batch = [];
-      writing = writing.then(() => storeConsensus(pool, threshold, rows));
+      writing = storeConsensus(pool, threshold, rows);
     },
     async done(): Promise<void> {
-      this.flush();
+      await this.flush();
       await writing;
     },
   };
