@@ -10,6 +10,21 @@ import type { AppConfig } from '../config/config.schema';
 /** How long a worker's list of projects is answered from memory (at most CACHE_TTL_MS). */
 const PROJECTS_CACHE_MS = 2_000;
 const MAX_CACHED_LISTS = 10_000;
+/**
+ * At most this many characters of lists together (`workListChars`; ~32 MB of UTF-16 and the objects
+ * around them). A list has one entry per project with a task the worker could take, unpaged, and its
+ * display name and description are the requesters' (up to 1,200 characters): a count of lists alone let
+ * 10,000 workers' lists of a thousand projects each hold gigabytes. A list over the whole bound is not
+ * kept at all; that worker's calls each run the aggregate, as they did before the cache.
+ */
+export const MAX_CACHED_LIST_CHARS = 16 * 1024 * 1024;
+/** What an entry holds besides its two texts, counted in characters: the uuid, the numbers, the object. */
+const ENTRY_CHARS = 150;
+
+/** About what a cached list holds, in characters: its projects' display names and descriptions dominate. */
+export function workListChars(list: WorkProjectResponse[]): number {
+  return list.reduce((sum, p) => sum + ENTRY_CHARS + p.display_name.length + p.display_short_description.length, 1);
+}
 
 /** The worker's overview: where there is work for them, and what they have earned. */
 @Injectable()
@@ -27,7 +42,10 @@ export class WorkSummaryService {
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.projectLists = new TtlCache(Math.min(PROJECTS_CACHE_MS, config.CACHE_TTL_MS), MAX_CACHED_LISTS);
+    this.projectLists = new TtlCache(Math.min(PROJECTS_CACHE_MS, config.CACHE_TTL_MS), MAX_CACHED_LISTS, {
+      maxSize: MAX_CACHED_LIST_CHARS,
+      sizeOf: workListChars,
+    });
   }
 
   /**

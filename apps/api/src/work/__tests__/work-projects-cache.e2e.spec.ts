@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { aRequester, aTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
+import type { SessionPrincipal } from '../../common/http/principal';
+import { MAX_CACHED_LIST_CHARS, WorkSummaryService, workListChars } from '../work-summary.service';
 
 /** GET /api/work/projects repeated by one worker is answered from memory for up to 2 s. */
 describe('the work list is cached per worker for a moment', () => {
@@ -47,6 +50,48 @@ describe('the work list is cached per worker for a moment', () => {
     expect(submitted.status).toBe(201);
     expect(await available(w1, r)).toBe(1);
     expect(aggregateCount()).toBe(6);
+  });
+
+  it('keeps lists by their size too: a burst of long lists pushes the oldest out, long before 10,000 lists', async () => {
+    const r = await aRequester(t);
+    const taskId = await newTask(r);
+    // 2,000 more projects with a task each, their display texts as long as a requester may make them: a
+    // list of ~2.7 Mi characters, of which MAX_CACHED_LIST_CHARS holds 6.
+    await t.db.query(
+      `WITH made AS (
+         INSERT INTO projects
+         SELECT (jsonb_populate_record(p, jsonb_build_object('id', gen_random_uuid(), 'name', 'p' || i,
+                   'display_name', repeat('n', 200), 'display_short_description', repeat('d', 1000)))).*
+           FROM projects p, generate_series(1, 2000) i WHERE p.id = $1
+         RETURNING id
+       )
+       INSERT INTO tasks SELECT (jsonb_populate_record(tk, jsonb_build_object('id', gen_random_uuid(), 'project_id', made.id))).*
+         FROM made, tasks tk WHERE tk.id = $2`,
+      [r.projectUuid, taskId],
+    );
+    // Through the service, not HTTP: eight lists of ~2.7 MB of JSON each would take most of the 2 s.
+    const lists = t.app.get(WorkSummaryService);
+    const crowd: SessionPrincipal[] = Array.from({ length: 8 }, (_, i) => ({
+      userId: randomUUID(),
+      accountId: randomUUID(),
+      email: `w${i}@example.com`,
+      name: 'Worker',
+      sessionId: randomUUID(),
+    }));
+    const started = Date.now();
+    const first = await lists.projects(crowd[0]);
+    expect(first.length).toBeGreaterThan(2000);
+    expect(workListChars(first) * 6).toBeLessThan(MAX_CACHED_LIST_CHARS);
+    expect(workListChars(first) * 7).toBeGreaterThan(MAX_CACHED_LIST_CHARS);
+    for (const w of crowd.slice(1)) await lists.projects(w);
+    expect(aggregateCount()).toBe(8);
+    // The first list, still within its 2 s, was dropped for the seven after it.
+    await lists.projects(crowd[0]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(aggregateCount()).toBe(9);
+    // The last one is still kept.
+    await lists.projects(crowd[7]);
+    expect(aggregateCount()).toBe(9);
   });
 
   it('shows others’ changes once the moment has passed', async () => {
