@@ -148,13 +148,22 @@ export class MetricsService {
     }
   }
 
+  /**
+   * The backlog's figures. Their statement stops at READYZ_TIMEOUT_MS in the database too: the scrape
+   * stops waiting for it then, and a count over millions of pending events (a receiver's long outage),
+   * or one waiting on a lock, went on for up to the pool's 30 s, holding a connection, while every
+   * later scrape started another.
+   */
   private async readDatabase(): Promise<() => void> {
-    const [row]: DatabaseFigures[] = await this.db.query(`
-      SELECT count(*) FILTER (WHERE next_attempt_at IS NOT NULL) AS attempt,
-             count(*) FILTER (WHERE next_attempt_at IS NULL) AS confirmation,
-             extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::float8 AS oldest_due_seconds,
-             (SELECT json_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM webhook_endpoints GROUP BY state) s) AS endpoints
-        FROM webhook_events WHERE state = 'pending'`);
+    const [row]: DatabaseFigures[] = await this.db.transaction(async (tx) => {
+      await tx.query(`SET LOCAL statement_timeout = ${Math.round(this.config.READYZ_TIMEOUT_MS)}`);
+      return tx.query(`
+        SELECT count(*) FILTER (WHERE next_attempt_at IS NOT NULL) AS attempt,
+               count(*) FILTER (WHERE next_attempt_at IS NULL) AS confirmation,
+               extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::float8 AS oldest_due_seconds,
+               (SELECT json_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM webhook_endpoints GROUP BY state) s) AS endpoints
+          FROM webhook_events WHERE state = 'pending'`);
+    });
     return () => {
       this.pending.set({ waiting_for: 'attempt' }, Number(row.attempt));
       this.pending.set({ waiting_for: 'confirmation' }, Number(row.confirmation));

@@ -196,6 +196,30 @@ describe('GET /metrics', () => {
     }
   }, 20_000);
 
+  it('stops the backlog\'s statement in the database when the scrape stops waiting for it', async () => {
+    const t = await startTestApp({ METRICS_TOKEN: TOKEN, READYZ_TIMEOUT_MS: '500' });
+    const locker = await pgPool(t.db).connect();
+    try {
+      // A statement that cannot finish: the table locked by a migration, say.
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE webhook_events IN ACCESS EXCLUSIVE MODE');
+      const res = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(sample(res.text, 'crowdbox_metrics_source_up{source="postgres"}')).toBe(0);
+      // Read outside the locker's transaction, whose view of pg_stat_activity is the one it first read.
+      const stillWaiting = async () =>
+        Number(
+          (await t.db.query(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE '%AS oldest_due_seconds%' AND pid <> pg_backend_pid()`))[0]
+            .count,
+        );
+      // Without the statement's own timeout it waited for the lock for the pool's 30 s.
+      expect(await eventually(async () => (await stillWaiting()) === 0, 3_000, 50)).toBe(true);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+      await t.close();
+    }
+  }, 20_000);
+
   it("reports the Redis client down while Redis is away, in an HTTP process that keeps serving", async () => {
     const t = await startTestApp({ METRICS_TOKEN: TOKEN, REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { role: 'http' });
     try {
