@@ -11,3 +11,4 @@ export * from './store';
 export { KEYMAP } from './keymap/keymap';
 export type { KeyBinding, KeyCommand, KeyScope, UiCommand } from './keymap/keymap';
 export { formatCombo } from './keymap/key-combo.util';
+export { EDITOR_KEYS_HERE } from './keymap/key-scope.util';

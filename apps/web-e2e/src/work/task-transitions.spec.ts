@@ -60,6 +60,20 @@ describe('from one task to the next', () => {
     expect(await region?.evaluate((el) => el.isConnected && el.textContent)).toBe('Skipped. The task went back to other workers.');
   });
 
+  it('takes the editor’s keys on the next task with the focus on its heading: N makes a box, as on the first task', async () => {
+    const h = harness();
+    const { page, task } = await aWorkerOnATask(h, { tasks: 2 });
+    await task.annotator.drawBox(0.2, 0.2, 0.4, 0.5);
+    await task.submit();
+    await task.notice.getByText('Submitted 1 box. You earned $0.25.').waitFor();
+    await task.annotator.waitReady();
+    await task.annotator.expectBoxes(0);
+    // The heading keeps the focus, so a screen reader says the new task; a key still reaches the editor.
+    expect(await focused(page)).toBe('H1 Your task');
+    await task.annotator.press('n');
+    await task.annotator.expectBoxes(1);
+  });
+
   it('after ✕ on a notice, puts the focus on the screen’s heading, not on the page’s body', async () => {
     const h = harness();
     const { page, task } = await aWorkerOnATask(h, { tasks: 2 });

@@ -1,4 +1,4 @@
-import { Annotator, type ImageStatus } from '@crowdbox/annotator';
+import { Annotator, EDITOR_KEYS_HERE, type ImageStatus } from '@crowdbox/annotator';
 import type { Box, ImageSize } from '@crowdbox/boxes';
 import type { CheckoutResponse, TaskProblem } from '@crowdbox/contracts';
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
@@ -118,7 +118,8 @@ export function TaskWorkspace(props: TaskWorkspaceProps) {
         {props.notice}
         <Countdown expiresAt={checkout.expires_at} onExpired={expired} />
         <div className="task-heading">
-          <h1 ref={props.headingRef} tabIndex={-1}>
+          {/* Focused after a task change so that it is read; the editor's keys still work from it. */}
+          <h1 ref={props.headingRef} tabIndex={-1} {...EDITOR_KEYS_HERE}>
             Your task
           </h1>
           <span className="reward" title="Paid when you submit">

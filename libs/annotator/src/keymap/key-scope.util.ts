@@ -72,6 +72,16 @@ export function isControlTarget(target: EventTarget | null): boolean {
 }
 
 /**
+ * Spread on an element outside the annotator that the page focuses only so that a screen reader says it
+ * (the task's heading after a task change): the editor's keys work while it has the focus, as on the page
+ * body. Without it, a worker who moved to the next task by keyboard had no N, digits or arrows until they
+ * tabbed back to the image.
+ */
+export const EDITOR_KEYS_HERE = { 'data-annotator-keys': '' } as const;
+
+const EDITOR_KEYS_SELECTOR = `[${Object.keys(EDITOR_KEYS_HERE)[0]}]`;
+
+/**
  * Which scope the focus puts us in: on the stage, elsewhere inside this annotator (or on the page
  * body, so keys work before anything was clicked), or outside it (another widget has the keyboard).
  */
@@ -79,5 +89,6 @@ export function focusPlace(active: Element | null, container: Element | null, st
   if (stage && active && stage.contains(active)) return 'stage';
   if (!active || active === active.ownerDocument.body || active === active.ownerDocument.documentElement) return 'editor';
   if (container && container.contains(active)) return 'editor';
+  if (active.closest(EDITOR_KEYS_SELECTOR)) return 'editor';
   return 'outside';
 }

@@ -1,6 +1,6 @@
 import { actions } from '../../store/editor.actions';
 import { KEYMAP } from '../keymap';
-import { focusPlace, isControlTarget, isTypingTarget, resolveKey } from '../key-scope.util';
+import { EDITOR_KEYS_HERE, focusPlace, isControlTarget, isTypingTarget, resolveKey } from '../key-scope.util';
 import type { KeyContext } from '../key-scope.util';
 
 const input = (key: string, shiftKey = false) => ({ key, shiftKey, ctrlKey: false, metaKey: false, altKey: false });
@@ -94,5 +94,15 @@ describe('focus and typing targets', () => {
     expect(focusPlace(document.body, root, stage)).toBe('editor');
     expect(focusPlace(null, root, stage)).toBe('editor');
     expect(focusPlace(document.getElementById('out'), root, stage)).toBe('outside');
+  });
+
+  it('counts a heading outside the annotator that the page marked for the editor\'s keys as in the editor', () => {
+    document.body.innerHTML = `<div id="root"><div id="stage"></div></div><h1 id="marked" tabindex="-1">Your task</h1><h1 id="other" tabindex="-1">Other</h1>`;
+    const marked = document.getElementById('marked') as HTMLElement;
+    for (const [name, value] of Object.entries(EDITOR_KEYS_HERE)) marked.setAttribute(name, value);
+    const root = document.getElementById('root');
+    const stage = document.getElementById('stage');
+    expect(focusPlace(marked, root, stage)).toBe('editor');
+    expect(focusPlace(document.getElementById('other'), root, stage)).toBe('outside');
   });
 });
