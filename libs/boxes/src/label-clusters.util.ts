@@ -1,8 +1,10 @@
 import type { Rect } from './box.types';
+import { scaledIou } from './iou.util';
 import { RectGrid } from './rect-grid.util';
 
 // Math's functions are read once, as in iou.util.ts (a global lookup is slow in Jest's sandbox).
 const { min, max } = Math;
+const { MAX_VALUE } = Number;
 
 /** Tolerance for treating two IoU means (or a mean and the threshold) as equal (consensus.util.ts). */
 const TIE_EPSILON = 1e-9;
@@ -157,10 +159,16 @@ export class LabelClusters {
         const ih = min(ay1, members[bt + 3]) - max(ay0, members[bt + 1]);
         if (!(iw > 0 && ih > 0)) continue;
         const intersection = iw * ih;
-        sum += intersection / (aArea + members[bt + 4] - intersection);
+        const union = aArea + members[bt + 4] - intersection;
+        sum +=
+          union > 0 && union <= MAX_VALUE
+            ? intersection / union
+            : scaledIou(ax1 - ax0, ay1 - ay0, members[bt + 2] - members[bt], members[bt + 3] - members[bt + 1], iw, ih);
       }
       const score = sum / list.length;
-      if (score < passes) continue;
+      // Written so that a NaN score fails: `score < passes` is false for NaN, which let a box join the
+      // first cluster it met. The IoUs above are never NaN now (scaledIou); this holds should one be.
+      if (!(score >= passes)) continue;
       // Only a strictly better score replaces the current best, so ties stay with the earliest cluster.
       if (best < 0 || score > bestScore + TIE_EPSILON) {
         best = cluster;

@@ -115,7 +115,7 @@ function bestCluster(entry: Entry, clusters: readonly Cluster[], threshold: numb
   for (const cluster of clusters) {
     if (cluster.workers.has(entry.worker)) continue;
     const score = meanIouWith(entry.rect, cluster);
-    if (score < threshold - TIE_EPSILON) continue;
+    if (!(score >= threshold - TIE_EPSILON)) continue;
     if (best === undefined || score > bestScore + TIE_EPSILON) {
       best = cluster;
       bestScore = score;

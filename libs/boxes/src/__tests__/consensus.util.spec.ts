@@ -207,6 +207,16 @@ describe('consensus', () => {
     expect(out).toEqual([{ ...car, support: 2, agreement: 1 }]);
   });
 
+  it('does not merge boxes whose IoU overflowed to NaN: huge boxes merge by their real overlap', () => {
+    // 0..1e200 on both axes, and the same with a tenth of its height: IoU 0.1, computed as
+    // Infinity / NaN (NaN), which passed as at or above any threshold, so the box joined the first cluster.
+    const whole = fromEdges('car', 0, 0, 1e200, 1e200);
+    const tenth = fromEdges('car', 0, 0, 1e200, 1e199);
+    expect(consensus([sub('a', whole), sub('b', tenth)]).map((b) => b.support)).toEqual([1, 1]);
+    // The same huge box twice: IoU 1, merged, with an agreement of 1 (it was NaN, null in JSON).
+    expect(consensus([sub('a', whole), sub('b', { ...whole })]).map((b) => [b.support, b.agreement])).toEqual([[2, 1]]);
+  });
+
   it('orders coinciding merged boxes by support, the larger first', () => {
     const car = box('car', 100, 80, 40, 30);
     // Worker a drew the car twice; b's box joins the earlier of a's clusters. k = 2 keeps both clusters.

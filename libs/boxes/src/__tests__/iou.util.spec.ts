@@ -37,6 +37,15 @@ describe('iou', () => {
     expect(iou(b(Number.NaN, 5, 10, 10), b(5, 5, 10, 10))).toBe(0);
   });
 
+  it('is a finite IoU, never NaN, for sizes whose areas overflow or underflow a double', () => {
+    // Areas of 1e400 are Infinity (the union Infinity - Infinity = NaN), of 1e-400 are 0 (0 / 0).
+    expect(rectIou({ x0: 0, y0: 0, x1: 1e200, y1: 1e200 }, { x0: 0, y0: 0, x1: 1e200, y1: 1e200 })).toBe(1);
+    expect(rectIou({ x0: 0, y0: 0, x1: 1e200, y1: 1e200 }, { x0: 0, y0: 0, x1: 1e200, y1: 1e199 })).toBeCloseTo(0.1, 12);
+    expect(rectIou({ x0: 0, y0: 0, x1: 1e-200, y1: 1e-200 }, { x0: 0, y0: 0, x1: 1e-200, y1: 5e-201 })).toBeCloseTo(0.5, 12);
+    // Sizes that are themselves Infinity (edges ±1e308) cannot be measured: no overlap, as for NaN.
+    expect(rectIou({ x0: -1e308, y0: 0, x1: 1e308, y1: 10 }, { x0: -1e308, y0: 0, x1: 1e308, y1: 10 })).toBe(0);
+  });
+
   it('treats an inverted rect as having no area', () => {
     expect(rectIou({ x0: 10, y0: 10, x1: 0, y1: 0 }, { x0: 0, y0: 0, x1: 10, y1: 10 })).toBe(0);
   });
