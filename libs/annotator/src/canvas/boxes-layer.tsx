@@ -1,9 +1,10 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { JSX } from 'react';
 import { Layer } from './konva-parts';
 import type { Box, Viewport } from '@crowdbox/boxes';
 import { BoxShape } from './box-shape';
 import type { BoxHandlers } from './box-shape';
+import { drawOrder } from './draw-order.util';
 import { UNKNOWN_LABEL_COLOR } from './label-colors.util';
 import { boxToScreen } from './stage-geometry.util';
 
@@ -19,9 +20,13 @@ export interface BoxesLayerProps {
 
 export const BoxesLayer = memo(function BoxesLayer(props: BoxesLayerProps): JSX.Element {
   const { boxes, selected, viewport, colors, canDrag, handlers } = props;
+  // Smaller boxes on top, so each can be pressed where boxes overlap; the selected box's handles are in
+  // the transformer's layer above all boxes, so they stay in reach whatever the order.
+  const order = useMemo(() => drawOrder(boxes), [boxes]);
   return (
     <Layer>
-      {boxes.map((box, index) => {
+      {order.map((index) => {
+        const box = boxes[index];
         const r = boxToScreen(box, viewport);
         return (
           <BoxShape

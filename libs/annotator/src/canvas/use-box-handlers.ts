@@ -71,13 +71,14 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
       followTag(node);
       node.getLayer()?.batchDraw();
     };
-    let home: { layer: Konva.Layer; index: number } | null = null;
+    // Where the dragged node was among the boxes: its layer and its place in the drawing order.
+    let home: { layer: Konva.Layer; zIndex: number } | null = null;
     // Konva's drag-performance pattern: while dragged, the box lives in the (small) transformer layer,
     // and it goes back to its place among the boxes before the store and React hear of the move.
     const goHome = (node: Konva.Rect): void => {
       if (!home) return;
       node.moveTo(home.layer);
-      node.zIndex(Math.min(home.index, home.layer.children.length - 1));
+      node.zIndex(Math.min(home.zIndex, home.layer.children.length - 1));
       home = null;
     };
     // The dragged box: the box as it was grabbed, its grip (the grabbed image point less the box's top-left)
@@ -137,7 +138,7 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
         const layer = node.getLayer();
         const dragLayer = latest.current.dragLayer();
         if (!layer || !dragLayer || layer === dragLayer) return;
-        home = { layer, index };
+        home = { layer, zIndex: node.zIndex() };
         node.moveTo(dragLayer);
         node.moveToBottom();
         layer.batchDraw();

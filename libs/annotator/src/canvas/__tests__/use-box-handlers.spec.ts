@@ -47,6 +47,18 @@ describe('box handlers at zoom 2.7 with a pan', () => {
     expect(node.position()).toEqual({ x: boxToScreen(store.getState().boxes[1], ZOOM_2_7).x, y: boxToScreen(store.getState().boxes[1], ZOOM_2_7).y });
   });
 
+  it('puts a dragged box back at its place in the drawing order, which is not its index', () => {
+    const { handlers, nodes, boxesLayer } = setUp();
+    // Drawn smallest last (drawOrder): the third box on top.
+    nodes[1].moveToBottom();
+    nodes[2].moveToTop();
+    const order = () => boxesLayer.children.map((c) => c.id());
+    expect(order()).toEqual(['box-1', 'box-0', 'box-2']);
+    handlers.dragStart(1, nodes[1]);
+    handlers.dragEnd(1, nodes[1]);
+    expect(order()).toEqual(['box-1', 'box-0', 'box-2']);
+  });
+
   it('keeps a dragged box inside the image', () => {
     const { handlers, nodes } = setUp();
     const pos = handlers.dragBound(nodes[1], { x: -5000, y: 5000 });
