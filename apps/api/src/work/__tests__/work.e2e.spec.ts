@@ -192,6 +192,24 @@ describe('worker API /api/work', () => {
       expect(n).toBe(2);
     });
 
+    it('answers 503 (retry), not "no task available", while a free task’s row stays locked past the lock wait', async () => {
+      const r = await aRequester(t);
+      const taskId = await aTask(t, r);
+      const [w] = await workers(1);
+      const holder = await pgPool(t.db).connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT 1 FROM tasks WHERE id = $1 FOR NO KEY UPDATE', [taskId]);
+        const res = await checkOut(w, r.projectUuid);
+        expect(res).toMatchObject({ status: 503, body: { errors: [{ field: 'root', detail: 'the database is busy; retry in a few seconds' }] } });
+        expect(res.headers['retry-after']).toBe('2');
+      } finally {
+        await holder.query('ROLLBACK');
+        holder.release();
+      }
+      expect((await checkOut(w, r.projectUuid)).body.data.task_uuid).toBe(taskId);
+    });
+
     it('answers a project with no open task at once', async () => {
       const r = await aRequester(t);
       const [w] = await workers(1);
