@@ -79,8 +79,13 @@ export function AnnotatorStage(props: AnnotatorStageProps): JSX.Element | null {
   const { viewport, boxes, selected } = state;
   const selectedBox = selected === null ? null : (boxes[selected] ?? null);
 
-  // A zoom or pan in the middle of a drag: the dragged box, which this render put where the stored box is, goes back under the pointer.
-  useLayoutEffect(() => handlers.viewportChanged(), [handlers, viewport]);
+  // A zoom or pan in the middle of a drag: the dragged box, which this render put where the stored box is,
+  // goes back under the pointer (a resized one to its new edges), and a drawing's outline is redrawn.
+  const { viewportChanged: gesturesViewportChanged } = gestures;
+  useLayoutEffect(() => {
+    handlers.viewportChanged();
+    gesturesViewportChanged();
+  }, [handlers, gesturesViewportChanged, viewport]);
 
   useEffect(() => {
     const transformer = transformerRef.current;

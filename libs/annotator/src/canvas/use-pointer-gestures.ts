@@ -24,6 +24,11 @@ export interface PointerGestures {
   startPress(evt: PointerEvent, hitIndex: number | null): void;
   /** Space+drag or middle-drag. */
   startPan(evt: PointerEvent): void;
+  /**
+   * The viewport changed (a wheel zoom, a zoom key, a refit) with no pointer move: the outline of a box
+   * being drawn is put where the release would draw it now, not left where the old zoom had it.
+   */
+  viewportChanged(): void;
 }
 
 /**
@@ -43,6 +48,8 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
   });
   const stop = useRef<(() => void) | null>(null);
   useEffect(() => () => stop.current?.(), []);
+  // While a box is drawn: shows its outline again for the last pointer position at the current viewport.
+  const redrawOutline = useRef<(() => void) | null>(null);
 
   const follow = useCallback((pointerId: number, onMove: (e: PointerEvent) => void, onUp: (e: PointerEvent | null) => void) => {
     stop.current?.();
@@ -105,6 +112,7 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
       const { store } = latest.current;
       const anchor = screenToImage(origin, store.getState().viewport);
       let drawing = false;
+      let lastPointer: { clientX: number; clientY: number } | null = null;
 
       const imageRectTo = (e: { clientX: number; clientY: number }) => {
         const p = toStage(e);
@@ -112,7 +120,24 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
         const to = screenToImage(p, store.getState().viewport);
         return { point: p, rect: { x0: anchor.x, y0: anchor.y, x1: to.x, y1: to.y } };
       };
+      const showOutline = (e: { clientX: number; clientY: number }): void => {
+        const at = imageRectTo(e);
+        const state = store.getState();
+        const { image, viewport } = state;
+        if (!at || !image || !latest.current.editable) return;
+        if (!drawing && isClick(origin, at.point)) return;
+        drawing = true;
+        // At the limit no box starts: no preview, and the release's drawBox is refused (and said so) by the store.
+        if (!canAddBox(state)) return;
+        const preview = latest.current.preview();
+        preview?.setAttrs({ ...toNodeRect(imageRectToScreen(clampRect(at.rect, image), viewport)), visible: true });
+        preview?.getLayer()?.batchDraw();
+      };
+      redrawOutline.current = () => {
+        if (drawing && lastPointer) showOutline(lastPointer);
+      };
       const hidePreview = (): void => {
+        redrawOutline.current = null;
         const preview = latest.current.preview();
         preview?.visible(false);
         preview?.getLayer()?.batchDraw();
@@ -121,17 +146,8 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
       follow(
         evt.pointerId,
         (e) => {
-          const at = imageRectTo(e);
-          const state = store.getState();
-          const { image, viewport } = state;
-          if (!at || !image || !latest.current.editable) return;
-          if (!drawing && isClick(origin, at.point)) return;
-          drawing = true;
-          // At the limit no box starts: no preview, and the release's drawBox is refused (and said so) by the store.
-          if (!canAddBox(state)) return;
-          const preview = latest.current.preview();
-          preview?.setAttrs({ ...toNodeRect(imageRectToScreen(clampRect(at.rect, image), viewport)), visible: true });
-          preview?.getLayer()?.batchDraw();
+          lastPointer = { clientX: e.clientX, clientY: e.clientY };
+          showOutline(e);
         },
         (e) => {
           hidePreview();
@@ -175,5 +191,7 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
     [follow],
   );
 
-  return { startPress, startPan };
+  const viewportChanged = useCallback(() => redrawOutline.current?.(), []);
+
+  return { startPress, startPan, viewportChanged };
 }

@@ -1,5 +1,7 @@
 import { renderHook } from '@testing-library/react';
 import type Konva from 'konva';
+import { clampRect, imageRectToScreen, screenToImage } from '@crowdbox/boxes';
+import { actions } from '../../store/editor.actions';
 import type { EditorAction } from '../../store/editor.actions';
 import type { EditorState } from '../../store/editor-state.types';
 import { createEditorStore } from '../../store/editor-store';
@@ -28,10 +30,14 @@ function pointer(type: string, { id, x, y, primary = id === 1 }: PointerInit): P
 function setUp(state: Partial<EditorState> = {}) {
   const store = createEditorStore(editor(state));
   const dispatched: EditorAction[] = [];
-  // The drawing preview, as far as the gestures use it: whether it was ever shown.
+  // The drawing preview, as far as the gestures use it: whether it was ever shown, and where.
   const shown: boolean[] = [];
+  const placed: Array<{ x?: number; y?: number; width?: number; height?: number }> = [];
   const preview = {
-    setAttrs: (attrs: { visible?: boolean }) => shown.push(attrs.visible === true),
+    setAttrs: (attrs: { visible?: boolean; x?: number; y?: number; width?: number; height?: number }) => {
+      shown.push(attrs.visible === true);
+      placed.push(attrs);
+    },
     visible: () => undefined,
     getLayer: () => null,
   } as unknown as Konva.Rect;
@@ -54,7 +60,7 @@ function setUp(state: Partial<EditorState> = {}) {
   };
   const move = (init: PointerInit) => window.dispatchEvent(pointer('pointermove', init));
   const lift = (init: PointerInit) => window.dispatchEvent(pointer('pointerup', init));
-  return { dispatched, shown, press, move, lift };
+  return { store, gestures: result, dispatched, shown, placed, press, move, lift };
 }
 
 describe('pointer gestures with more than one pointer', () => {
@@ -121,5 +127,21 @@ describe('pointer gestures at the box limit', () => {
     expect(g.shown).toEqual([]);
     // A drawing, not a click: the drag selects nothing, and the store hears it to say why nothing was drawn.
     expect(g.dispatched).toEqual([{ type: 'drawBox', rect: { x0: 100, y0: 100, x1: 200, y1: 220 } }]);
+  });
+});
+
+describe('the outline of a box being drawn', () => {
+  it('is redrawn for a zoom that comes with no pointer move, where the release would put the box', () => {
+    const g = setUp();
+    g.press({ id: 1, x: 100, y: 100 });
+    g.move({ id: 1, x: 150, y: 160 });
+    expect(g.placed.at(-1)).toMatchObject({ x: 100, y: 100, width: 50, height: 60 });
+    // Zoomed around the centre of the stage (a key), the pointer still: the image point under it changed.
+    g.store.dispatch(actions.zoomBy(2));
+    g.gestures.current.viewportChanged();
+    const { viewport, image } = g.store.getState();
+    const under = screenToImage({ x: 150, y: 160 }, viewport);
+    const r = imageRectToScreen(clampRect({ x0: 100, y0: 100, x1: under.x, y1: under.y }, image ?? { width: 800, height: 600 }), viewport);
+    expect(g.placed.at(-1)).toMatchObject({ x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0 });
   });
 });
