@@ -50,6 +50,7 @@ import { SessionDevices1767200000000 } from './migrations/1767200000000-session-
 import { ConsensusRuleWriters1767300000000 } from './migrations/1767300000000-consensus-rule-writers';
 import { IdempotencyKeysCreatedIndex1767400000000 } from './migrations/1767400000000-idempotency-keys-created-index';
 import { StatePageIndexes1767520000000 } from './migrations/1767520000000-state-page-indexes';
+import { ConsensusRule4Refresh1767600000000 } from './migrations/1767600000000-consensus-rule-4-refresh';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -109,6 +110,7 @@ export const MIGRATIONS = [
   ConsensusRuleWriters1767300000000,
   IdempotencyKeysCreatedIndex1767400000000,
   StatePageIndexes1767520000000,
+  ConsensusRule4Refresh1767600000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

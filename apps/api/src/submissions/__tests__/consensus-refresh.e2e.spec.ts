@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 import { aRequester, aTask, signUp, type Requester } from '../../../test/factories';
 import { completeInDb, submitInDb } from '../../../test/work-fixtures';
 import { CAR_1, STANDARD_AT_05, STANDARD_AT_095, STANDARD_SUBMISSIONS } from '../../../test/consensus-fixtures';
+import { ConsensusRule4Refresh1767600000000 } from '../../database/migrations/1767600000000-consensus-rule-4-refresh';
 import { ConsensusRefresh } from '../consensus-refresh';
 import { CONSENSUS_RULE } from '../stored-consensus';
 
@@ -262,6 +263,35 @@ describe('consensus refresh', () => {
       expect(() => http.app.get(ConsensusRefresh)).toThrow();
     } finally {
       await http.close();
+    }
+  });
+
+  it('stores a consensus of the rule before again once the migration that raised the rule marked its project', async () => {
+    // An app of its own: the migration marks every project of its database.
+    const own = await startTestApp();
+    try {
+      const r = await aRequester(own);
+      const [w] = [await signUp(own)];
+      const taskId = await aTask(own, r, { required_submissions: 1 });
+      await submitInDb(own.db, { taskId, workerId: w.userId, boxes: [CAR_1] });
+      await completeInDb(own.db, taskId);
+      await own.request({ method: 'GET', url: `/api/v1/tasks/${taskId}/annotations`, headers: { apikey: r.liveKey } });
+      // What the code of rule 3 stored; the project not marked, as after any pass.
+      await own.db.query('UPDATE tasks SET consensus_rule = 3 WHERE id = $1', [taskId]);
+      const state = async () =>
+        (await own.db.query('SELECT p.consensus_refresh_pending AS marked, t.consensus_rule AS rule FROM tasks t JOIN projects p ON p.id = t.project_id WHERE t.id = $1', [taskId]))[0];
+      expect(await state()).toEqual({ marked: false, rule: 3 });
+
+      const q = own.db.createQueryRunner();
+      try {
+        await new ConsensusRule4Refresh1767600000000().up(q);
+      } finally {
+        await q.release();
+      }
+      expect(await own.app.get(ConsensusRefresh).tick()).toBe(1);
+      expect(await state()).toEqual({ marked: false, rule: CONSENSUS_RULE });
+    } finally {
+      await own.close();
     }
   });
 });
