@@ -42,9 +42,10 @@ export class WorkController {
   })
   @ApiData(201, ref('Checkout'), 'A new lease.')
   @ApiData(200, ref('Checkout'), 'The lease this worker already holds in that project.')
-  @ApiErrors([...BODY_ERRORS, 401, 403, 404, 415, 422, 429], {
+  @ApiErrors([...BODY_ERRORS, 401, 403, 404, 415, 422, 429, 503], {
     403: 'A write from another site, or field `project_uuid`: the project is the worker\'s own account\'s.',
     404: 'Field `root`: `no task available`, or the project is not found.',
+    503: 'The only tasks left to this worker stayed locked by other work past the wait (retry after `Retry-After`), or the database does not answer.',
   })
   async checkOut(
     @CurrentSession() worker: SessionPrincipal,
