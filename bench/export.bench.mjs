@@ -24,7 +24,7 @@ import { median } from './lib/stats.mjs';
 export const EXPORT_FORMATS = ['json', 'coco', 'csv'];
 
 /** The rule the stored consensus is computed by (apps/api/src/submissions/stored-consensus.ts). */
-const CONSENSUS_RULE = 3;
+const CONSENSUS_RULE = 4;
 
 /** Tasks whose consensus the fixture computes per round trip. */
 const CONSENSUS_CHUNK = 10_000;
