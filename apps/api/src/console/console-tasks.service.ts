@@ -128,9 +128,11 @@ export class ConsoleTasksService {
   async detail(accountId: string, projectUuid: string, taskUuid: string): Promise<ConsoleTaskDetail> {
     const project = await this.projects.owned(accountId, projectUuid);
     if (!isUuid(taskUuid)) throw ApiException.notFound('task not found');
-    const threshold = project.consensusIouThreshold;
     const rows: Array<
       Record<string, unknown> & {
+        // The project's threshold as the database has it, not the cached project's: a node that missed a
+        // change's invalidation computed the consensus of the old one and stored it over the right one.
+        threshold: number;
         subs: SubmissionRow[];
         blocked: string[];
         consensus: ConsensusAnnotation[] | null;
@@ -140,15 +142,17 @@ export class ConsoleTasksService {
         cancelled_at: Date | null;
       }
     > = await this.db.query(
-      `SELECT ${ROW_SQL}, t.prompt, ${SUBMISSIONS_JSON_SQL}, CASE WHEN ${storedConsensusHolds('$3::real')} THEN t.consensus END AS consensus,
-              ARRAY(SELECT s.worker_id FROM submissions s JOIN worker_blocks wb ON wb.worker_id = s.worker_id AND wb.account_id = $4
+      `SELECT ${ROW_SQL}, t.prompt, ${SUBMISSIONS_JSON_SQL}, p.consensus_iou_threshold AS threshold,
+              CASE WHEN ${storedConsensusHolds('p.consensus_iou_threshold')} THEN t.consensus END AS consensus,
+              ARRAY(SELECT s.worker_id FROM submissions s JOIN worker_blocks wb ON wb.worker_id = s.worker_id AND wb.account_id = $3
                      WHERE s.task_id = t.id) AS blocked
-         FROM tasks t WHERE t.id = $1 AND t.project_id = $2`,
-      [taskUuid, project.id, threshold, accountId],
+         FROM tasks t JOIN projects p ON p.id = t.project_id WHERE t.id = $1 AND t.project_id = $2`,
+      [taskUuid, project.id, accountId],
     );
     const row = rows[0];
     if (!row) throw ApiException.notFound('task not found');
-    const { subs, blocked, prompt, consensus, ...rest } = row;
+    const { threshold } = row;
+    const { subs, blocked, prompt, consensus, threshold: _threshold, ...rest } = row;
     const problems: Array<{ problem: TaskProblem; count: number; last_reported_at: Date }> = await this.db.query(
       `SELECT problem, count(*)::int AS count, max(coalesce(ended_at, expires_at)) AS last_reported_at
          FROM checkouts WHERE task_id = $1 AND problem IS NOT NULL

@@ -67,5 +67,11 @@ describe('COCO categories on a node whose project is from before a label rename'
     expect(coco.annotations).toHaveLength(2);
     const csv = (await get(b, 'csv')).text.split('\r\n').filter((line) => line !== '');
     expect(csv).toHaveLength(3);
+    // The console's task page too: it read the cached threshold and stored its consensus the same way.
+    const page = await b.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskId}`, headers: r.auth });
+    expect(page.body.data.results.annotations.map((x: { support: number }) => x.support)).toEqual([1, 1]);
+    await a.db.query('UPDATE tasks SET consensus_rule = 1 WHERE id = $1', [taskId]); // computed again, and stored
+    expect((await b.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskId}`, headers: r.auth })).status).toBe(200);
+    expect(await stored()).toEqual(before);
   });
 });
