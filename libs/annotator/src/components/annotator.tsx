@@ -85,15 +85,31 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
   const onStageSize = useCallback((size: { width: number; height: number }) => store.dispatch(actions.stageResized(size)), [store]);
   useStageSize(stageRef, onStageSize);
 
+  // The keymap's Close button goes away with it: the focus goes back to what opened it (the ? button,
+  // the stage), or to the stage, instead of falling to the page's body.
+  const helpOpener = useRef<HTMLElement | null>(null);
+  const openHelp = useCallback(() => {
+    const active = document.activeElement;
+    helpOpener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+    setHelpOpen(true);
+  }, []);
+  const closeHelp = useCallback(() => {
+    const back = helpOpener.current?.isConnected ? helpOpener.current : stageRef.current;
+    helpOpener.current = null;
+    back?.focus({ preventScroll: true });
+    setHelpOpen(false);
+  }, []);
+  const toggleHelp = useCallback(() => (helpOpen ? closeHelp() : openHelp()), [helpOpen, closeHelp, openHelp]);
+
   const run = useCallback(
     (command: KeyCommand) => {
       if ('action' in command) dispatch(command.action);
-      else if (command.ui === 'toggleHelp') setHelpOpen((open) => !open);
-      else if (command.ui === 'closeHelp') setHelpOpen(false);
+      else if (command.ui === 'toggleHelp') toggleHelp();
+      else if (command.ui === 'closeHelp') closeHelp();
       else if (command.ui === 'holdPan') setSpaceHeld(true);
       else if (command.ui === 'leaveStage') stageRef.current?.blur();
     },
-    [dispatch],
+    [dispatch, toggleHelp, closeHelp],
   );
   useKeymap({
     keymap: KEYMAP,
@@ -157,7 +173,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
               </button>
             </div>
           )}
-          {helpOpen && <KeymapHelp readOnly={!editable} onClose={() => setHelpOpen(false)} />}
+          {helpOpen && <KeymapHelp readOnly={!editable} onClose={closeHelp} />}
         </div>
       </div>
       <aside style={s.sidebar}>
@@ -173,7 +189,7 @@ export function Annotator(props: AnnotatorProps): JSX.Element {
           onFit={() => dispatch(actions.fit())}
           onUndo={() => dispatch(actions.undo())}
           onRedo={() => dispatch(actions.redo())}
-          onToggleHelp={() => setHelpOpen((open) => !open)}
+          onToggleHelp={toggleHelp}
         />
         {labels.length > 0 &&
           (editable ? (

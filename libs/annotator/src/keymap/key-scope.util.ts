@@ -20,11 +20,13 @@ export interface ResolvedKey {
 }
 
 /**
- * While a box is held, an edit would change the boxes under Konva's node, which stays bound to its index:
- * a deletion gave the held node the next box, and its release moved that one; an undo was cleared by the
- * release's move. Zoom, pan and help change no box.
+ * Edits wait while a box is held by the pointer and while the keymap help covers the boxes. A held box's
+ * Konva node stays bound to its index: a deletion gave the held node the next box, and its release moved
+ * that one; an undo was cleared by the release's move. Under the help, a key changed boxes the worker
+ * could not see. Zoom, pan and help change no box.
  */
-const KEPT_WHILE_HELD: ReadonlySet<KeyBinding['group']> = new Set<KeyBinding['group']>(['View', 'Help']);
+const RUN_WHILE_EDITS_WAIT: ReadonlySet<KeyBinding['group']> = new Set<KeyBinding['group']>(['View', 'Help']);
+const editsWait = (ctx: KeyContext): boolean => ctx.boxHeld === true || ctx.helpOpen;
 
 function activeScopes(ctx: KeyContext): KeyScope[] {
   const scopes: KeyScope[] = [];
@@ -45,7 +47,7 @@ export function resolveKey(keymap: readonly KeyBinding[], input: KeyInput, ctx: 
     for (const scope of activeScopes(ctx)) {
       for (const binding of keymap) {
         if (binding.scope !== scope) continue;
-        if (ctx.boxHeld && !KEPT_WHILE_HELD.has(binding.group)) continue;
+        if (editsWait(ctx) && !RUN_WHILE_EDITS_WAIT.has(binding.group)) continue;
         if (binding.when === 'selection' && !ctx.hasSelection) continue;
         if (binding.when === 'noSelection' && ctx.hasSelection) continue;
         if (binding.when === 'boxes' && ctx.boxCount === 0) continue;

@@ -209,6 +209,41 @@ describe('Annotator', () => {
     expect(screen.queryByTestId('annotator-keymap')).toBeNull();
   });
 
+  it('gives the focus back to the ? button that opened the keymap when its Close button closes it', async () => {
+    await renderLoaded();
+    const open = screen.getByRole('button', { name: 'Keyboard shortcuts' });
+    open.focus();
+    fireEvent.click(open);
+    const close = within(screen.getByTestId('annotator-keymap')).getByRole('button', { name: 'Close (Esc)' });
+    close.focus();
+    fireEvent.click(close);
+    expect(screen.queryByTestId('annotator-keymap')).toBeNull();
+    expect(document.activeElement).toBe(open);
+  });
+
+  it('gives the focus back to the stage when the keymap opened by ? on it is closed by its Close button', async () => {
+    await renderLoaded();
+    const stage = screen.getByTestId('annotator-stage');
+    stage.focus();
+    act(() => void key('?', { shiftKey: true }));
+    const close = within(screen.getByTestId('annotator-keymap')).getByRole('button', { name: 'Close (Esc)' });
+    close.focus();
+    fireEvent.click(close);
+    expect(document.activeElement).toBe(stage);
+  });
+
+  it('changes no box by key while the keymap covers them', async () => {
+    const { changes } = await renderLoaded();
+    fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));
+    act(() => void key('?', { shiftKey: true }));
+    for (const k of ['n', 'Delete', 'ArrowRight', '2']) act(() => void key(k));
+    expect(changes).toEqual([]);
+    expect(items()).toHaveLength(2);
+    act(() => void key('Escape'));
+    act(() => void key('Delete'));
+    expect(items()).toHaveLength(1);
+  });
+
   it('fires no editor key while the focus is in a text field', async () => {
     const { changes } = await renderLoaded();
     fireEvent.click(within(items()[0]).getByRole('button', { name: /Select box 1/ }));

@@ -40,6 +40,13 @@ describe('resolveKey', () => {
     expect(resolveKey(KEYMAP, input('?', true), held)?.binding.id).toBe('toggleHelp');
   });
 
+  it('runs no edit key while the keymap help covers the boxes, only the view and help keys', () => {
+    const open = ctx({ hasSelection: true, helpOpen: true });
+    for (const key of ['Delete', 'ArrowLeft', 'n', '2']) expect(resolveKey(KEYMAP, input(key), open)).toBeNull();
+    expect(resolveKey(KEYMAP, input('Escape'), open)?.command).toEqual({ ui: 'closeHelp' });
+    expect(resolveKey(KEYMAP, input('='), open)?.binding.id).toBe('zoomIn');
+  });
+
   it('picks labels 1–9 and fits with 0 on an AZERTY keyboard, Shift or not; its unshifted 6 (-) still zooms out', () => {
     const azerty = (key: string, code: string, shiftKey = false) => ({ ...input(key, shiftKey), code });
     expect(resolveKey(KEYMAP, azerty('é', 'Digit2'), ctx())?.command).toEqual({ action: actions.pickLabelNumber(2) });
