@@ -117,3 +117,43 @@ describe('dragging a box while the zoom changes', () => {
     );
   });
 });
+
+/** The dashed outline of the box being drawn, in page pixels, read from the Konva stage (null when hidden). */
+async function drawingOutline(annotator: AnnotatorPage): Promise<{ x0: number; y0: number; x1: number; y1: number } | null> {
+  const { left, top } = await annotator.geometry();
+  const r = await annotator.page.evaluate(() => {
+    type Node = { visible(): boolean; dash(): number[] | undefined; x(): number; y(): number; width(): number; height(): number };
+    const konva = (window as unknown as { Konva: { stages: Array<{ find(selector: string): Node[] }> } }).Konva;
+    const outline = konva.stages[0]?.find('Rect').find((node) => (node.dash()?.length ?? 0) > 0 && node.visible());
+    return outline ? { x: outline.x(), y: outline.y(), width: outline.width(), height: outline.height() } : null;
+  });
+  return r && { x0: left + r.x, y0: top + r.y, x1: left + r.x + r.width, y1: top + r.y + r.height };
+}
+
+describe('drawing a box while the zoom changes', () => {
+  it('redraws the outline of the box being drawn after a wheel zoom with no pointer move', async () => {
+    const { task, page } = await aWorkerOnATask(harness(), { tasks: 1, image: { width: 960, height: 640 } });
+    const { annotator } = task;
+    const from = await annotator.toPage(0.3, 0.3);
+    const anchor = await annotator.pageToImage(from);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    const to = { x: from.x + 120, y: from.y + 80 };
+    await page.mouse.move(to.x, to.y, { steps: 5 });
+    // A notch in at the pointer: the corner under it stays, the anchor moves away on the screen.
+    await wheelMidDrag(annotator, -200);
+
+    const g = await annotator.geometry();
+    const expected = { x0: g.left + g.offsetX + anchor.x * g.scale, y0: g.top + g.offsetY + anchor.y * g.scale, x1: to.x, y1: to.y };
+    await expectEventually(
+      async () => {
+        const seen = await drawingOutline(annotator);
+        return !!seen && (['x0', 'y0', 'x1', 'y1'] as const).every((k) => Math.abs(seen[k] - expected[k]) <= 1);
+      },
+      'the outline to span from the anchor to the pointer at the new zoom',
+      async () => JSON.stringify({ seen: await drawingOutline(annotator), expected }),
+    );
+    await page.mouse.up();
+    await annotator.expectBoxes(1);
+  });
+});
