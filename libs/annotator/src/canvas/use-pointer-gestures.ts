@@ -133,11 +133,13 @@ export function usePointerGestures(options: PointerGestureOptions): PointerGestu
         preview?.setAttrs({ ...toNodeRect(imageRectToScreen(clampRect(at.rect, image), viewport)), visible: true });
         preview?.getLayer()?.batchDraw();
       };
-      redrawOutline.current = () => {
+      const redraw = (): void => {
         if (drawing && lastPointer) showOutline(lastPointer);
       };
+      redrawOutline.current = redraw;
       const hidePreview = (): void => {
-        redrawOutline.current = null;
+        // This gesture's end, which a new press may bring about (follow stops the last gesture): not the new one's.
+        if (redrawOutline.current === redraw) redrawOutline.current = null;
         const preview = latest.current.preview();
         preview?.visible(false);
         preview?.getLayer()?.batchDraw();

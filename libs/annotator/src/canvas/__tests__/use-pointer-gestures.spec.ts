@@ -144,4 +144,19 @@ describe('the outline of a box being drawn', () => {
     const r = imageRectToScreen(clampRect({ x0: 100, y0: 100, x1: under.x, y1: under.y }, image ?? { width: 800, height: 600 }), viewport);
     expect(g.placed.at(-1)).toMatchObject({ x: r.x0, y: r.y0, width: r.x1 - r.x0, height: r.y1 - r.y0 });
   });
+
+  it('is redrawn for the new drawing when a press came before the last one ended (its pointerup lost)', () => {
+    const g = setUp();
+    g.press({ id: 1, x: 100, y: 100 });
+    g.move({ id: 1, x: 150, y: 160 });
+    g.press({ id: 1, x: 300, y: 300 });
+    g.move({ id: 1, x: 350, y: 360 });
+    const before = g.placed.length;
+    g.store.dispatch(actions.zoomBy(2));
+    g.gestures.current.viewportChanged();
+    const { viewport } = g.store.getState();
+    const corner = imageRectToScreen({ x0: 300, y0: 300, x1: 300, y1: 300 }, viewport);
+    expect(g.placed.length).toBe(before + 1);
+    expect(g.placed.at(-1)).toMatchObject({ x: corner.x0, y: corner.y0 });
+  });
 });
