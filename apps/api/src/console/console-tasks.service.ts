@@ -151,8 +151,7 @@ export class ConsoleTasksService {
     );
     const row = rows[0];
     if (!row) throw ApiException.notFound('task not found');
-    const { threshold } = row;
-    const { subs, blocked, prompt, consensus, threshold: _threshold, ...rest } = row;
+    const { subs, blocked, prompt, consensus, threshold, ...rest } = row;
     const problems: Array<{ problem: TaskProblem; count: number; last_reported_at: Date }> = await this.db.query(
       `SELECT problem, count(*)::int AS count, max(coalesce(ended_at, expires_at)) AS last_reported_at
          FROM checkouts WHERE task_id = $1 AND problem IS NOT NULL

@@ -173,7 +173,8 @@ export class CheckoutsService {
 
   /**
    * Runs LEASE_NEXT_TASK until it leases a task, finds none (undefined), or has lost the race
-   * MAX_ATTEMPTS times (no task available). Every attempt runs on one pool client, released cleanly
+   * MAX_ATTEMPTS times (no task available; 503 when the last attempts waited for a locked task: one was
+   * there, so "none left" would not be true). Every attempt runs on one pool client, released cleanly
    * after a conflict: pg-pool closes a client released with an error, which is what Pool#query
    * (runPrepared on the pool) does on any failed statement, so each lost race used to cost a new PostgreSQL
    * connection and a new PREPARE of this statement (docs/performance.md, "Checkout and submit").
@@ -195,7 +196,7 @@ export class CheckoutsService {
           const waited = await this.leaseWaiting(client, projectId, workerId);
           if (waited) return waited;
           // The task was taken or closed by the time its lock came free; the next attempt looks again.
-          if (attempt >= MAX_ATTEMPTS) return undefined;
+          if (attempt >= MAX_ATTEMPTS) throw databaseBusy();
         } catch (error) {
           const code = sqlState(error);
           // A failed autocommit statement leaves the connection idle and usable; anything else does not.
@@ -205,7 +206,7 @@ export class CheckoutsService {
           if (code === LEASE_SQLSTATE.leaseHeldInProject || code === LEASE_SQLSTATE.workerBlocked) return undefined;
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
-          if (code === LOCK_NOT_AVAILABLE) throw ApiException.of(503, 'root', 'the database is busy; retry in a few seconds', { 'retry-after': '2' });
+          if (code === LOCK_NOT_AVAILABLE) throw databaseBusy();
           throw error;
         }
       }
@@ -310,4 +311,9 @@ export class CheckoutsService {
   private ended(rows: Array<{ id: string }>): () => void {
     return () => rows.forEach(({ id }) => this.expiry.ended(id));
   }
+}
+
+/** A checkout whose free task stayed locked by other work: not "none left", so a retry, not a 404. */
+function databaseBusy(): ApiException {
+  return ApiException.of(503, 'root', 'the database is busy; retry in a few seconds', { 'retry-after': '2' });
 }

@@ -50,7 +50,7 @@ describe('ending several leases and locked tasks', () => {
       ]);
       expect(
         await eventually(
-          async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%lease AS%'`)).length === 2,
+          async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%lease AS%'`)).length === 2,
         ),
       ).toBe(true);
       await holder.query('COMMIT');
