@@ -90,7 +90,28 @@ export function useBoxHandlers(options: BoxHandlerOptions): BoxDragHandlers {
       const box = latest.current.store.getState().boxes[index];
       return box !== undefined && box === taken;
     };
-    const setHeld = (isHeld: boolean): void => latest.current.onHoldChange?.(isHeld);
+    const setHeld = (isHeld: boolean): void => {
+      latest.current.onHoldChange?.(isHeld);
+      if (isHeld) letGoOnPointerUp();
+    };
+    // Konva ends a drag or a handle resize on the pointer's release. If a render took the node from it
+    // first (another tab replaced the boxes mid-resize, and the transformer moved to another box), no end
+    // comes, and the edit keys would wait for good: once the release's events are through, a hold with no
+    // end is let go of.
+    const letGoOnPointerUp = (): void => {
+      const release = (): void => {
+        window.removeEventListener('pointerup', release);
+        window.removeEventListener('pointercancel', release);
+        setTimeout(() => {
+          if (!held && !resized) return;
+          held = null;
+          resized = null;
+          latest.current.onHoldChange?.(false);
+        }, 0);
+      };
+      window.addEventListener('pointerup', release);
+      window.addEventListener('pointercancel', release);
+    };
     // Where the dragged node goes for the pointer now (Konva proposes `proposed`), kept inside the image.
     const follow = (node: Konva.Rect, proposed: Point): Point => {
       const { image, viewport } = latest.current.store.getState();

@@ -26,8 +26,9 @@ function setUp() {
     boxesLayer.add(node);
     return node;
   });
-  const { result } = renderHook(() => useBoxHandlers({ store, dispatch, tag: () => null, dragLayer: () => dragLayer }));
-  return { store, dispatched, handlers: result.current, nodes, boxesLayer, dragLayer };
+  const holds: boolean[] = [];
+  const { result } = renderHook(() => useBoxHandlers({ store, dispatch, tag: () => null, dragLayer: () => dragLayer, onHoldChange: (held) => holds.push(held) }));
+  return { store, dispatched, handlers: result.current, nodes, boxesLayer, dragLayer, holds };
 }
 
 describe('box handlers at zoom 2.7 with a pan', () => {
@@ -57,6 +58,26 @@ describe('box handlers at zoom 2.7 with a pan', () => {
     handlers.dragStart(1, nodes[1]);
     handlers.dragEnd(1, nodes[1]);
     expect(order()).toEqual(['box-1', 'box-0', 'box-2']);
+  });
+
+  it('lets go of a hold whose end never came once the pointer is released, and of no other', async () => {
+    const { handlers, nodes, holds } = setUp();
+    const released = async () => {
+      window.dispatchEvent(new Event('pointerup'));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // Ended as Konva ends it: nothing more to let go of.
+    handlers.transformStart(1, nodes[1]);
+    handlers.transformEnd(1, nodes[1]);
+    await released();
+    expect(holds).toEqual([true, false]);
+    // A resize whose node a render took away: no transformend, but the release still ends the hold.
+    handlers.transformStart(1, nodes[1]);
+    await released();
+    expect(holds).toEqual([true, false, true, false]);
+    handlers.dragStart(0, nodes[0]);
+    await released();
+    expect(holds).toEqual([true, false, true, false, true, false]);
   });
 
   it('keeps a dragged box inside the image', () => {
