@@ -56,6 +56,7 @@ export class ProjectWorkersService {
 
   async workers(accountId: string, projectUuid: string): Promise<ProjectWorkersResponse> {
     const project = await this.projects.owned(accountId, projectUuid);
+    const threshold = await this.projects.currentThreshold(project);
     const tasks = await this.latestTasks(project.id);
     const tallies = new Map<string, Tally>();
     for (const subs of tasks) {
@@ -67,7 +68,7 @@ export class ProjectWorkersService {
         if (Date.parse(s.created_at) > Date.parse(tally.lastSubmittedAt)) tally.lastSubmittedAt = s.created_at;
         tallies.set(s.worker_id, tally);
       }
-      for (const a of peerAgreementOf(subs, project.consensusIouThreshold)) {
+      for (const a of peerAgreementOf(subs, threshold)) {
         const tally = tallies.get(a.worker) as Tally;
         tally.compared++;
         tally.boxes += a.boxes;

@@ -167,6 +167,19 @@ export class ProjectsService {
    * The account's project, or an error that does not tell "not yours" from "does not exist".
    * The console answers 404; the requester API answers the seed spec's 422 `project not found`.
    */
+  /**
+   * The project's IoU threshold as the database has it now. `owned` answers from the per-process cache,
+   * which a node that missed an invalidation holds for CACHE_TTL_MS: with its old threshold an export
+   * (or the console's worker agreement) answered another consensus than GET /tasks/:uuid/annotations,
+   * which reads the threshold in its query, and an export's storeBack wrote that consensus over one
+   * stored with the right threshold. One small query, before any answer is written. A project gone
+   * since `owned` read it keeps the threshold it was read with.
+   */
+  async currentThreshold(project: Project): Promise<number> {
+    const rows: Array<{ threshold: number }> = await this.db.query('SELECT consensus_iou_threshold AS threshold FROM projects WHERE id = $1', [project.id]);
+    return rows[0]?.threshold ?? project.consensusIouThreshold;
+  }
+
   async owned(accountId: string, id: string, detail = 'project not found', status = 404): Promise<Project> {
     const project = isUuid(id) ? await this.find(id) : undefined;
     if (!project || project.accountId !== accountId) throw ApiException.of(status, 'root', detail);

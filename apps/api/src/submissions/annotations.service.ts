@@ -113,23 +113,10 @@ export class AnnotationsService {
       })();
     }
     const project = await this.projects.owned(key.accountId, uuid, 'project not found', 422);
-    const threshold = await this.currentThreshold(project);
+    const threshold = await this.projects.currentThreshold(project);
     if (format === 'coco') return this.cocoExport(project, threshold);
     if (format === 'csv') return this.csvExport(project, threshold);
     return this.jsonExport(project, threshold, withSubmissions);
-  }
-
-  /**
-   * The project's IoU threshold as the database has it now, for an export. `owned` answers from the
-   * per-process cache, which a node that missed an invalidation holds for CACHE_TTL_MS: with its old
-   * threshold an export answered another consensus than GET /tasks/:uuid/annotations (which reads the
-   * threshold in its query), and its storeBack wrote that consensus over one stored with the right
-   * threshold. One small query per export, before its first chunk, so a failure is still an ordinary
-   * error. A project gone since `owned` read it keeps the threshold it was read with.
-   */
-  private async currentThreshold(project: Project): Promise<number> {
-    const { rows } = await this.pool.query<{ threshold: number }>('SELECT consensus_iou_threshold AS threshold FROM projects WHERE id = $1', [project.id]);
-    return rows[0]?.threshold ?? project.consensusIouThreshold;
   }
 
   /**

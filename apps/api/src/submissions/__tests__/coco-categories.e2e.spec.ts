@@ -70,6 +70,9 @@ describe('COCO categories on a node whose project is from before a label rename'
     // The console's task page too: it read the cached threshold and stored its consensus the same way.
     const page = await b.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskId}`, headers: r.auth });
     expect(page.body.data.results.annotations.map((x: { support: number }) => x.support)).toEqual([1, 1]);
+    // And its worker agreement: the two boxes do not match at 0.75.
+    const workers = await b.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/workers`, headers: r.auth });
+    expect(workers.body.data.workers.map((w: { matched: number }) => w.matched)).toEqual([0, 0]);
     await a.db.query('UPDATE tasks SET consensus_rule = 1 WHERE id = $1', [taskId]); // computed again, and stored
     expect((await b.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/tasks/${taskId}`, headers: r.auth })).status).toBe(200);
     expect(await stored()).toEqual(before);
