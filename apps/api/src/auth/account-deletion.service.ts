@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
 import type { SessionPrincipal } from '../common/http/principal';
-import { inLongTransaction } from '../database/long-transaction';
+import { inTimedTransaction } from '../database/timed-transaction';
 import { CANCEL_LIMIT_MS } from '../projects/cancel-outstanding';
 import { ProjectsService } from '../projects/projects.service';
 import { CheckoutsService } from '../work/checkouts.service';
@@ -38,7 +38,7 @@ export class AccountDeletionService {
    */
   async deleteAccount(session: SessionPrincipal, input: DeleteAccountBody, address: string): Promise<void> {
     const user = await this.sessions.checkPassword(session, input.password, address, 'password');
-    const afterCommit = await inLongTransaction(this.db, CANCEL_LIMIT_MS, async (tx) => {
+    const afterCommit = await inTimedTransaction(this.db, CANCEL_LIMIT_MS, async (tx) => {
       const [row]: Array<{ password_hash: string; deleted: boolean }> = await tx.query(
         'SELECT password_hash, deleted_at IS NOT NULL AS deleted FROM users WHERE id = $1 FOR NO KEY UPDATE',
         [user.id],

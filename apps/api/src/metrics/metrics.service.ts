@@ -6,6 +6,7 @@ import { within } from '../common/within';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { pgPool } from '../database/prepared-statement';
+import { inTimedTransaction } from '../database/timed-transaction';
 import { ProducerQueues } from '../queues/producer-queues';
 import { REDIS } from '../redis/redis.module';
 import type { RedisClient } from '../redis/redis-client';
@@ -155,15 +156,14 @@ export class MetricsService {
    * later scrape started another.
    */
   private async readDatabase(): Promise<() => void> {
-    const [row]: DatabaseFigures[] = await this.db.transaction(async (tx) => {
-      await tx.query(`SET LOCAL statement_timeout = ${Math.round(this.config.READYZ_TIMEOUT_MS)}`);
-      return tx.query(`
+    const [row]: DatabaseFigures[] = await inTimedTransaction(this.db, this.config.READYZ_TIMEOUT_MS, (tx) =>
+      tx.query(`
         SELECT count(*) FILTER (WHERE next_attempt_at IS NOT NULL) AS attempt,
                count(*) FILTER (WHERE next_attempt_at IS NULL) AS confirmation,
                extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now()))::float8 AS oldest_due_seconds,
                (SELECT json_object_agg(state, n) FROM (SELECT state, count(*) AS n FROM webhook_endpoints GROUP BY state) s) AS endpoints
-          FROM webhook_events WHERE state = 'pending'`);
-    });
+          FROM webhook_events WHERE state = 'pending'`),
+    );
     return () => {
       this.pending.set({ waiting_for: 'attempt' }, Number(row.attempt));
       this.pending.set({ waiting_for: 'confirmation' }, Number(row.confirmation));

@@ -21,7 +21,7 @@ import { onceForKey } from '../tasks/idempotency';
 import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import { CacheInvalidation } from '../redis/cache-invalidation';
-import { inLongTransaction } from '../database/long-transaction';
+import { inTimedTransaction } from '../database/timed-transaction';
 import type { AppConfig } from '../config/config.schema';
 import { CANCEL_LIMIT_MS, cancelOutstanding, type CancelResult } from './cancel-outstanding';
 import { DEFAULT_IMAGE_VARIABLE, Project, type ProjectLabel } from './project.entity';
@@ -189,7 +189,7 @@ export class ProjectsService {
   /** In one transaction of statements allowed CANCEL_LIMIT_MS each: its size is the project's (cancel-outstanding.ts). */
   async cancelOutstanding(accountId: string, id: string): Promise<CancelResult> {
     const project = await this.owned(accountId, id);
-    return inLongTransaction(this.db, CANCEL_LIMIT_MS, (tx) => cancelOutstanding(tx, project.id));
+    return inTimedTransaction(this.db, CANCEL_LIMIT_MS, (tx) => cancelOutstanding(tx, project.id));
   }
 
   /**
@@ -219,7 +219,7 @@ export class ProjectsService {
   }
 
   private async setArchived(accountId: string, id: string, archived: boolean): Promise<ConsoleProjectResponse> {
-    const project = await inLongTransaction(this.db, CANCEL_LIMIT_MS, (tx) => setArchivedIn(tx, accountId, id, archived));
+    const project = await inTimedTransaction(this.db, CANCEL_LIMIT_MS, (tx) => setArchivedIn(tx, accountId, id, archived));
     this.invalidation.forget('projects', [project.id]);
     return this.consoleView(project);
   }

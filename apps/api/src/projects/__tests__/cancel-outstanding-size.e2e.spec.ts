@@ -1,6 +1,6 @@
 import { aRequester } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
-import { inLongTransaction } from '../../database/long-transaction';
+import { inTimedTransaction } from '../../database/timed-transaction';
 
 /**
  * cancel_outstanding ends all of a project's outstanding tasks in one transaction, so its statements
@@ -17,7 +17,7 @@ describe('cancel_outstanding of a project larger than the pool statement limit a
   it('cancels every task, and the connection keeps the pool limit afterwards', async () => {
     const r = await aRequester(t);
     // The fixture's own insert may take longer than the 5 s client limit on a busy host.
-    await inLongTransaction(t.db, 120_000, async (tx) => {
+    await inTimedTransaction(t.db, 120_000, async (tx) => {
       await tx.query(
         `INSERT INTO tasks (id, project_id, prompt, reward, required_submissions, allowed_completion_time_seconds)
          SELECT gen_random_uuid(), p.id, 'p', 5, 1, 600 FROM projects p, generate_series(1, 100000) WHERE p.id = $1`,
