@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ApiException } from '../common/errors/api.exception';
+import { databaseUnavailableError } from '../common/errors/error-response';
 import { isUuid } from '../common/crypto.util';
 import type { SessionPrincipal } from '../common/http/principal';
 import { pgPool, runPrepared, type PreparedStatement } from '../database/prepared-statement';
@@ -101,8 +102,6 @@ const LEASE_NEXT_TASK_WAITING: PreparedStatement = {
  * than "no task available", which would not be true.
  */
 const LOCK_WAIT = '2s';
-/** lock_not_available: a statement waited lock_timeout for a lock and gave up. */
-const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
  * Ends the worker's active leases as a release does: each lease is locked, then its task (the order of
@@ -195,8 +194,6 @@ export class CheckoutsService {
           if ((await runPrepared(client, TASK_LEFT, [projectId, workerId])).length === 0) return undefined;
           const waited = await this.leaseWaiting(client, projectId, workerId);
           if (waited) return waited;
-          // The task was taken or closed by the time its lock came free; the next attempt looks again.
-          if (attempt >= MAX_ATTEMPTS) throw databaseBusy();
         } catch (error) {
           const code = sqlState(error);
           // A failed autocommit statement leaves the connection idle and usable; anything else does not.
@@ -206,9 +203,12 @@ export class CheckoutsService {
           if (code === LEASE_SQLSTATE.leaseHeldInProject || code === LEASE_SQLSTATE.workerBlocked) return undefined;
           if (code && RETRYABLE.has(code) && attempt < MAX_ATTEMPTS) continue;
           if (code && RETRYABLE.has(code)) throw workErrors.noTaskAvailable();
-          if (code === LOCK_NOT_AVAILABLE) throw databaseBusy();
+          // A wait past LOCK_WAIT (lock_not_available) is answered as the database busy, as any error of its kind.
           throw error;
         }
+        // The task was taken or closed by the time its lock came free; the next attempt looks again. Past
+        // MAX_ATTEMPTS a task was still there, so "none left" would not be true: busy, retry.
+        if (attempt >= MAX_ATTEMPTS) throw databaseUnavailableError('busy');
       }
     } finally {
       client.release(broken);
@@ -313,7 +313,3 @@ export class CheckoutsService {
   }
 }
 
-/** A checkout whose free task stayed locked by other work: not "none left", so a retry, not a 404. */
-function databaseBusy(): ApiException {
-  return ApiException.of(503, 'root', 'the database is busy; retry in a few seconds', { 'retry-after': '2' });
-}

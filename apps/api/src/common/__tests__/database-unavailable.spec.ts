@@ -24,6 +24,7 @@ describe('databaseUnavailable', () => {
     expect(databaseUnavailable(sql('53100'))).toBeUndefined();
     expect(databaseUnavailable(sql('53200'))).toBeUndefined();
     expect(databaseUnavailable(sql('57014'))).toBe('busy');
+    expect(databaseUnavailable(sql('55P03'))).toBe('busy');
     expect(databaseUnavailable(sql('57P01'))).toBe('lost');
   });
 });

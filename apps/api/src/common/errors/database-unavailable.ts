@@ -13,6 +13,11 @@ const SERVER_GOING = new Set(['57P01', '57P02', '57P03']);
 /** query_canceled: statement_timeout (DATABASE_STATEMENT_TIMEOUT_MS); the API cancels nothing itself. */
 const STATEMENT_TIMEOUT = '57014';
 /**
+ * lock_not_available: a statement waited its lock_timeout for a row another transaction held (the
+ * checkout that waits for a locked free task, work/checkouts.service.ts): contention, over in a moment.
+ */
+const LOCK_NOT_AVAILABLE = '55P03';
+/**
  * Node's socket errors on the way to the server, which pg passes on as they are: nothing listens (a
  * server stopped or restarting: ECONNREFUSED), the connection was cut under a query (ECONNRESET, EPIPE),
  * the host or its name cannot be reached (a failover's DNS switch: ENOTFOUND, EAI_AGAIN). Counted only
@@ -26,7 +31,8 @@ export type DatabaseUnavailable = 'busy' | 'lost';
 
 /**
  * Whether `error` is the database being overloaded or away rather than a bug of ours: a client should
- * retry in a moment. `busy`: no connection, no answer, or a statement cut by statement_timeout in time;
+ * retry in a moment. `busy`: no connection, no answer, or a statement cut by statement_timeout or
+ * lock_timeout in time;
  * `lost`: the connection or the server went away. Read from TypeORM's QueryFailedError as from pg's.
  */
 export function databaseUnavailable(error: unknown): DatabaseUnavailable | undefined {
@@ -37,7 +43,7 @@ export function databaseUnavailable(error: unknown): DatabaseUnavailable | undef
   if (typeof message === 'string' && (NO_CONNECTION.has(message) || message === QUERY_READ_TIMEOUT)) return 'busy';
   // Not the rest of class 53 (disk_full, out_of_memory): they are not over in a few seconds, and an
   // operator must see them as errors, not as warnings of a busy moment.
-  if (code === STATEMENT_TIMEOUT || code === TOO_MANY_CONNECTIONS) return 'busy';
+  if (code === STATEMENT_TIMEOUT || code === LOCK_NOT_AVAILABLE || code === TOO_MANY_CONNECTIONS) return 'busy';
   if (typeof message === 'string' && CONNECTION_LOST.has(message)) return 'lost';
   if (code !== undefined && SOCKET_LOST.has(code) && isFromDatabase(error)) return 'lost';
   // Class 08, connection exception, as a server reports it (08006 connection_failure, 08P01 …).

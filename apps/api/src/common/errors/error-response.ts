@@ -49,10 +49,13 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
     return single(status, field, plainWords(status, error.message));
   }
   const unavailable = databaseUnavailable(error);
-  if (unavailable) {
-    return { status: 503, body: { errors: [{ field: 'root', detail: DATABASE_UNAVAILABLE[unavailable] }] }, headers: { 'retry-after': '2' } };
-  }
+  if (unavailable) return toErrorResponse(databaseUnavailableError(unavailable), requestId);
   return single(500, 'root', `internal error (request id ${requestId})`);
+}
+
+/** The 503 of a database overloaded or away: thrown where the code itself finds it so, answered for its errors. */
+export function databaseUnavailableError(kind: DatabaseUnavailable): ApiException {
+  return ApiException.of(503, 'root', DATABASE_UNAVAILABLE[kind], { 'retry-after': '2' });
 }
 
 /** What a client is told when the database is overloaded or away (database-unavailable.ts): retry soon. */
