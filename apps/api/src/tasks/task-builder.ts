@@ -118,7 +118,7 @@ export function givenValues(substitutions: Record<string, string | null> | null 
  * A key's own value: a variable may be named like one of Object.prototype's members (`[[constructor]]`),
  * and `given.constructor` would be that function, not the requester's missing value.
  */
-function own<T>(record: Record<string, T>, name: string): T | undefined {
+export function own<T>(record: Record<string, T>, name: string): T | undefined {
   return Object.hasOwn(record, name) ? record[name] : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { escapeHtml, type ErrorItem, type TaskInput } from '@crowdbox/contracts';
 import { DEFAULT_IMAGE_VARIABLE } from '../projects/project.entity';
-import { givenValues, taskImage, type NewTask } from '../tasks/task-builder';
+import { givenValues, own, taskImage, type NewTask } from '../tasks/task-builder';
 
 /**
  * add_task/add_tasks with a test key and a project this account does not have: a plausible stand-in
@@ -11,7 +11,7 @@ import { givenValues, taskImage, type NewTask } from '../tasks/task-builder';
 export function standInTask(input: TaskInput, field: string, errors: ErrorItem[]): NewTask | undefined {
   const given = givenValues(input.substitutions);
   const before = errors.length;
-  const image = taskImage(input, DEFAULT_IMAGE_VARIABLE, Object.hasOwn(given, DEFAULT_IMAGE_VARIABLE) ? given[DEFAULT_IMAGE_VARIABLE] : null, field, errors);
+  const image = taskImage(input, DEFAULT_IMAGE_VARIABLE, own(given, DEFAULT_IMAGE_VARIABLE) ?? null, field, errors);
   if (errors.length > before) return undefined;
   const list = Object.entries(given).map(([name, value]) => `<li>${escapeHtml(name)}: ${escapeHtml(value)}</li>`).join('');
   return {
