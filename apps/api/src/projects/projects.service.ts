@@ -92,7 +92,11 @@ export class ProjectsService {
    */
   async update(accountId: string, id: string, body: UpdateProjectBody): Promise<ConsoleProjectResponse> {
     const project = await this.db.transaction(async (tx) => {
-      const row = await lockOwnedRow(tx, accountId, id, 'pessimistic_write');
+      // FOR NO KEY UPDATE, as archive: it still runs one PATCH (or archive) at a time, but does not conflict
+      // with the KEY SHARE lock each task insert's foreign key takes on the row. FOR UPDATE did, and new
+      // KEY SHARE lockers go ahead of a waiting FOR UPDATE: under a steady add_tasks stream a save waited
+      // for a moment with no insert in flight, until its statement timeout (503).
+      const row = await lockOwnedRow(tx, accountId, id, 'for_no_key_update');
       // Equal, not "not later": updated_at comes from the clocks of several processes, which may disagree.
       if (body.expected_updated_at !== undefined && Date.parse(body.expected_updated_at) !== row.updatedAt.getTime()) {
         throw ApiException.of(
@@ -337,7 +341,7 @@ async function setArchivedIn(tx: EntityManager, accountId: string, id: string, a
  * The account's project row itself, locked for the rest of the transaction (not the cached copy, which
  * may be up to CACHE_TTL_MS old when an invalidation was lost); another account's project is the 404 of a missing one, and is not locked.
  */
-async function lockOwnedRow(tx: EntityManager, accountId: string, id: string, mode: 'pessimistic_write' | 'for_no_key_update'): Promise<Project> {
+async function lockOwnedRow(tx: EntityManager, accountId: string, id: string, mode: 'for_no_key_update'): Promise<Project> {
   const row = isUuid(id) ? await tx.getRepository(Project).findOne({ where: { id, accountId }, lock: { mode } }) : null;
   if (!row) throw ApiException.of(404, 'root', 'project not found');
   return row;

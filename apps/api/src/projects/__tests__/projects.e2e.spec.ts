@@ -313,6 +313,23 @@ describe('projects (/api/console/projects and GET /api/v1/projects/:uuid)', () =
       expect(row).toEqual({ labels: [{ name: 'bus', color: '#123456' }], default_reward: 7, display_name: 'Only this' });
     });
 
+    it('PATCH does not wait for a task insert in flight (the KEY SHARE lock its foreign key takes on the project)', async () => {
+      const p = await createProject(t, owner);
+      const insert = t.db.createQueryRunner();
+      await insert.connect();
+      try {
+        await insert.startTransaction();
+        // What INSERT INTO tasks takes on its project's row, held as a long add_tasks batch would hold it.
+        await insert.query('SELECT 1 FROM projects WHERE id = $1 FOR KEY SHARE', [p.uuid]);
+        const patch = consoleApi('PATCH', `/${p.uuid}`, owner, { display_name: 'Saved beside an insert' });
+        const first = await Promise.race([patch, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 10_000))]);
+        expect(first).toMatchObject({ status: 200, body: { data: { display_name: 'Saved beside an insert' } } });
+      } finally {
+        await insert.rollbackTransaction();
+        await insert.release();
+      }
+    });
+
     it('PATCH changes the given fields and leaves the rest', async () => {
       const p = await createProject(t, owner);
       const res = await consoleApi('PATCH', `/${p.uuid}`, owner, {
