@@ -85,10 +85,15 @@ export class ConsoleTasksService {
          FROM tasks WHERE project_id = $1`,
       [project.id],
     );
+    // `d` is a UTC day's midnight as a timestamp without time zone; compared with a timestamptz as it is,
+    // PostgreSQL would read it in the session's TimeZone (the server's or the database's setting), and a
+    // day's counts would shift by that offset under a UTC label. `AT TIME ZONE 'UTC'` makes it the instant.
     const daily: Array<{ day: string; created: string; completed: string }> = await this.db.query(
       `SELECT d::date::text AS day,
-              (SELECT count(*) FROM tasks WHERE project_id = $1 AND created_at >= d AND created_at < d + interval '1 day') AS created,
-              (SELECT count(*) FROM tasks WHERE project_id = $1 AND completed_at >= d AND completed_at < d + interval '1 day') AS completed
+              (SELECT count(*) FROM tasks WHERE project_id = $1
+                  AND created_at >= d AT TIME ZONE 'UTC' AND created_at < (d + interval '1 day') AT TIME ZONE 'UTC') AS created,
+              (SELECT count(*) FROM tasks WHERE project_id = $1
+                  AND completed_at >= d AT TIME ZONE 'UTC' AND completed_at < (d + interval '1 day') AT TIME ZONE 'UTC') AS completed
          FROM generate_series(date_trunc('day', now() AT TIME ZONE 'UTC') - interval '29 days',
                               date_trunc('day', now() AT TIME ZONE 'UTC'), interval '1 day') AS d`,
       [project.id],

@@ -1,4 +1,6 @@
-import { aRequester, aTask, addTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
+import { Client } from 'pg';
+import { aCompletedTask, aRequester, aTask, addTask, checkOut, signUp, submitABox, type Requester, type SignedIn } from '../../../test/factories';
+import { ADMIN_URL, createTestDatabase, dropTestDatabase } from '../../../test/test-database';
 import { CURSOR_ERROR, LIMIT_ERROR, REFUSED_LIMITS, refusedCursors } from '../../../test/page-query';
 import { tableReads } from '../../../test/query-plan';
 import { startTestApp, type TestApp } from '../../../test/test-app';
@@ -178,3 +180,46 @@ describe('console task views /api/console/projects/:uuid/…', () => {
     expect((await listed('complete'))[0]).toBe(complete);
   });
 });
+
+describe('the progress daily series on a database whose TimeZone is not UTC', () => {
+  let t: TestApp;
+  let database: string;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // UTC-12: read in it, a UTC day's midnight is noon UTC, half a day off.
+    await adminQuery(`ALTER DATABASE ${database} SET timezone = 'Etc/GMT+12'`);
+    t = await startTestApp({}, { database });
+  });
+  afterAll(async () => {
+    await t.close();
+    await dropTestDatabase(database);
+  });
+
+  it('counts a task in the UTC day it was created and completed, as the days are labelled', async () => {
+    const r = await aRequester(t);
+    const worker = await signUp(t);
+    const task = await aCompletedTask(t, r, worker);
+    // Both just after today's UTC midnight: the last day of the series.
+    await t.db.query(
+      `UPDATE tasks SET created_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '1 second',
+                        completed_at = date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + interval '2 seconds'
+        WHERE id = $1`,
+      [task],
+    );
+    const res = await t.request({ method: 'GET', url: `/api/console/projects/${r.projectUuid}/progress`, headers: r.auth });
+    expect(res.status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(res.body.data.daily.at(-1)).toEqual(expect.objectContaining({ day: today, created: 1, completed: 1 }));
+    expect(res.body.data.daily.at(-2)).toEqual(expect.objectContaining({ created: 0, completed: 0 }));
+  });
+});
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
