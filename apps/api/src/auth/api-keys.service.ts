@@ -13,6 +13,7 @@ import { LastUseRecorder } from '../common/last-use';
 import type { AppConfig } from '../config/config.schema';
 import { ApiKey, type ApiKeyMode } from './api-key.entity';
 import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
+import { holdUndeletedAccount } from './sessions.service';
 
 const PREFIX_LENGTH = 12; // `cb_live_` + 4 characters of the secret
 /** Keys that exist, cached; at most MAX_UNREVOKED_KEYS per account can be among them. */
@@ -59,6 +60,8 @@ export class ApiKeysService {
   async create(accountId: string, mode: ApiKeyMode): Promise<CreatedApiKeyResponse> {
     const secret = `cb_${mode}_${randomSecret(32)}`;
     const key = await this.db.transaction(async (manager) => {
+      // Not for an account being deleted (holdUndeletedAccount): its deletion would not see this key.
+      await holdUndeletedAccount(manager, accountId);
       // Creations for one account take turns on its row, so each counts the keys the one before made
       // (NO KEY UPDATE: inserts elsewhere that only reference the account are not held up).
       await manager.query('SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE', [accountId]);

@@ -5,7 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { readSessionCookie, type CookieSettings } from './session-cookie';
 import { SessionRateLimit } from './session-rate-limit';
-import { SessionsService } from './sessions.service';
+import { sessionEnded, SessionsService } from './sessions.service';
 
 /** The `/api/session/*` routes that count against the session rate limit all the same: reads as dear as any. */
 const LIMITED_SESSION_ROUTES: ReadonlySet<string> = new Set(['/api/session/export']);
@@ -28,7 +28,7 @@ export class SessionGuard implements CanActivate {
     const token = sessionToken(request, this.config);
     if (!token) throw ApiException.of(401, 'root', 'log in first: send Authorization: Bearer <token> or the session cookie');
     const principal = await this.sessions.resolve(token);
-    if (!principal) throw ApiException.of(401, 'root', 'the session has expired or was logged out; log in again');
+    if (!principal) throw sessionEnded();
     const route = request.routeOptions.url ?? '';
     if (!route.startsWith('/api/session/') || LIMITED_SESSION_ROUTES.has(route)) await this.rateLimit.consume(principal.userId);
     request.session = principal;

@@ -54,6 +54,25 @@ interface SessionInfoRow {
   client_address: string | null;
 }
 
+/** The 401 of a token whose session has ended (SessionGuard), and of a request it let through that ended meanwhile. */
+export function sessionEnded(): ApiException {
+  return ApiException.of(401, 'root', 'the session has expired or was logged out; log in again');
+}
+
+/**
+ * Holds the account's user row FOR SHARE in `tx` for what `tx` goes on to create for the account (an
+ * API key, a project); the 401 of an ended session when the account is deleted. The account's deletion
+ * holds that row FOR NO KEY UPDATE from its first statement to its commit, and until then the user's
+ * sessions still pass SessionGuard: a creation that comes while it runs waits for it and then finds the
+ * account deleted, one that came first makes the deletion wait and is revoked or archived by it. Without
+ * this, a key or project inserted after the deletion had looked outlived it. As startIfUnchanged does for
+ * a log-in, in the order of every writer here: the user row before the account's.
+ */
+export async function holdUndeletedAccount(tx: EntityManager, accountId: string): Promise<void> {
+  const rows: unknown[] = await tx.query('SELECT 1 FROM users WHERE account_id = $1 AND deleted_at IS NULL FOR SHARE', [accountId]);
+  if (rows.length === 0) throw sessionEnded();
+}
+
 /** Sign-up, log-in, log-out, checking and changing the password, ending sessions, and resolving a session token. */
 @Injectable()
 export class SessionsService {

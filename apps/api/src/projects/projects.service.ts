@@ -22,6 +22,7 @@ import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import { CacheInvalidation } from '../redis/cache-invalidation';
 import { inTimedTransaction } from '../database/timed-transaction';
+import { holdUndeletedAccount } from '../auth/sessions.service';
 import type { AppConfig } from '../config/config.schema';
 import { CANCEL_LIMIT_MS, cancelOutstanding, type CancelResult } from './cancel-outstanding';
 import { DEFAULT_IMAGE_VARIABLE, Project, type ProjectLabel } from './project.entity';
@@ -59,14 +60,19 @@ export class ProjectsService {
    * never came replays the project made instead of making a second.
    */
   async create(accountId: string, body: CreateProjectBody, idempotencyKey?: string): Promise<ConsoleProjectResponse> {
-    if (idempotencyKey === undefined) return this.insert(this.db.manager, accountId, body);
+    if (idempotencyKey === undefined) return this.db.transaction((tx) => this.insert(tx, accountId, body));
     return onceForKey(this.db, accountId, idempotencyKey, requestHash('console.create_project', body), (tx) => this.insert(tx, accountId, body));
   }
 
-  /** A new project has no tasks: its counts are all zero, read from nothing. */
-  private async insert(db: EntityManager, accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
+  /**
+   * In `tx`, which holds the account's user row first (holdUndeletedAccount): a project inserted while the
+   * account's deletion runs would not be archived by it. A new project has no tasks: its counts are all
+   * zero, read from nothing.
+   */
+  private async insert(tx: EntityManager, accountId: string, body: CreateProjectBody): Promise<ConsoleProjectResponse> {
+    await holdUndeletedAccount(tx, accountId);
     const template = sanitizeTemplate(body.template);
-    const project = await db.getRepository(Project).save({
+    const project = await tx.getRepository(Project).save({
       id: randomUUID(),
       accountId,
       name: body.name,
@@ -332,6 +338,9 @@ async function setArchivedIn(tx: EntityManager, accountId: string, id: string, a
   // FOR NO KEY UPDATE: the foreign-key checks of tasks being added do not wait for it.
   const row = await lockOwnedRow(tx, accountId, id, 'for_no_key_update');
   if ((row.archivedAt !== null) === archived) return row;
+  // Exclusive, against the shared lock each task insert takes (migration 1767700000000): an insert in
+  // flight commits first and is cancelled below; one that comes after sees the project archived.
+  if (archived) await tx.query('SELECT pg_advisory_xact_lock(project_archive_key($1))', [row.id]);
   await tx.query('UPDATE projects SET archived_at = CASE WHEN $2 THEN now() END WHERE id = $1', [id, archived]);
   if (archived) await cancelOutstanding(tx, id);
   return tx.getRepository(Project).findOneOrFail({ where: { id } });

@@ -1,6 +1,6 @@
-import { aRequester, aTask, checkOut, completeTaskWithCallback, createProject, signUp, submitABox, type SignedIn } from '../../../test/factories';
+import { aRequester, aTask, checkOut, completeTaskWithCallback, createProject, DEFAULT_PROJECT, signUp, submitABox, type SignedIn } from '../../../test/factories';
 import { eventually } from '../../../test/eventually';
-import { startTestApp, type TestApp } from '../../../test/test-app';
+import { startTestApp, type TestApp, type TestResponse } from '../../../test/test-app';
 import { WebhookReceiver } from '../../../test/webhook-receiver';
 import { pgPool } from '../../database/prepared-statement';
 import { ACCOUNT_DELETED } from '../../webhooks/deleted-account';
@@ -144,6 +144,65 @@ describe('deleting an account', () => {
     }
     expect(await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [user.userId])).toEqual([{ n: 0 }]);
     expect(await t.db.query('SELECT email FROM users WHERE id = $1', [user.userId])).toEqual([{ email: `deleted-${user.userId}@deleted.invalid` }]);
+  });
+
+  it('leaves nothing behind that was created while it ran: a key or a project made meanwhile waits for it and is refused', async () => {
+    const r = await aRequester(t);
+    const waiting = (statement: string) =>
+      eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [`${statement}%`])).length > 0);
+    const holder = await pgPool(t.db).connect();
+    let key: TestResponse;
+    let keyed: TestResponse;
+    let plain: TestResponse;
+    try {
+      // Holds the deletion inside its transaction, past its revocation of the keys and archiving of the projects.
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM sessions WHERE user_id = $1 FOR UPDATE', [r.userId]);
+      const deletion = deleteAccount(r);
+      expect(await waiting('DELETE FROM sessions')).toBe(true);
+      // The session still passes the guard (its row is not deleted yet); each creation waits for the user row.
+      const creations = Promise.all([
+        t.request({ method: 'POST', url: '/api/console/api_keys', headers: r.auth, body: { mode: 'live' } }),
+        t.request({ method: 'POST', url: '/api/console/projects', headers: r.auth, body: { ...DEFAULT_PROJECT, name: 'meanwhile' } }),
+        t.request({ method: 'POST', url: '/api/console/projects', headers: { ...r.auth, 'idempotency-key': 'meanwhile' }, body: { ...DEFAULT_PROJECT, name: 'keyed' } }),
+      ]);
+      await eventually(async () => (await t.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT 1 FROM users%'`))[0].n === 3, 3000);
+      await holder.query('COMMIT');
+      expect((await deletion).status).toBe(200);
+      [key, keyed, plain] = await creations;
+    } finally {
+      holder.release();
+    }
+    // Refused as a request of an ended session is, and nothing made.
+    for (const res of [key, keyed, plain]) expect(res).toMatchObject({ status: 401, body: { errors: [{ field: 'root', detail: 'the session has expired or was logged out; log in again' }] } });
+    expect(await t.db.query('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [r.accountId])).toEqual([{ n: 0 }]);
+    expect(await t.db.query('SELECT count(*)::int AS n FROM projects WHERE account_id = $1 AND archived_at IS NULL', [r.accountId])).toEqual([{ n: 0 }]);
+  });
+
+  it('revokes a key whose creation began first: the deletion waits for it', async () => {
+    const r = await aRequester(t);
+    const waiting = (statement: string) =>
+      eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1`, [`${statement}%`])).length > 0);
+    const holder = await pgPool(t.db).connect();
+    let created: TestResponse;
+    try {
+      // Holds the creation inside its transaction, at its turn on the account row.
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [r.accountId]);
+      const creation = t.request({ method: 'POST', url: '/api/console/api_keys', headers: r.auth, body: { mode: 'live' } });
+      expect(await waiting('SELECT 1 FROM accounts')).toBe(true);
+      const deletion = deleteAccount(r);
+      // The deletion waits before it revokes anything (held by the creation, or without its lock by the holder).
+      await eventually(async () => (await t.db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'SELECT password_hash, deleted_at%'`)).length > 0, 3000);
+      await holder.query('COMMIT');
+      created = await creation;
+      expect((await deletion).status).toBe(200);
+    } finally {
+      holder.release();
+    }
+    expect(created.status).toBe(201);
+    expect((await ping(created.body.data.secret)).status).toBe(401);
+    expect(await t.db.query('SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL', [r.accountId])).toEqual([{ n: 0 }]);
   });
 
   it('releases the worker’s active leases and keeps their submissions in the requester’s results', async () => {
