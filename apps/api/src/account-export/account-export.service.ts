@@ -1,4 +1,4 @@
-import { ACCOUNT_EXPORT_FORMAT, type AccountExport, type AccountExportSubmission } from '@crowdbox/contracts';
+import { ACCOUNT_EXPORT_FORMAT, type AccountExport, type AccountExportSubmission, type ConsoleProjectResponse } from '@crowdbox/contracts';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
@@ -24,6 +24,18 @@ const EXPORT_RETRY_MS = 10_000;
 /** Submissions read per statement: a page's boxes (up to 4,000 per task) are written out before the next is held. */
 export const EXPORT_SUBMISSIONS_PAGE = 250;
 
+/**
+ * Projects read per page, on the console's keyset (ProjectsService.page): a page's figures are one
+ * statement over that page's tasks only, and its templates (up to 100 KB each) are written out before
+ * the next page is held. All the account's projects at once was one statement over every task of every
+ * project, which a large requester's file never finished within the statement timeout.
+ */
+export const EXPORT_PROJECTS_PAGE = 50;
+
+/** The file's properties before `projects`, and those between it and `submissions`, in the file's order. */
+type HeadBefore = Pick<AccountExport, 'format' | 'exported_at' | 'user' | 'account' | 'sessions' | 'api_keys'>;
+type HeadAfter = Pick<AccountExport, 'webhook_endpoints' | 'blocked_workers'>;
+
 interface SubmissionRow extends WorkerSubmissionHead {
   image_width: number;
   image_height: number;
@@ -32,9 +44,10 @@ interface SubmissionRow extends WorkerSubmissionHead {
 }
 
 /**
- * The signed-in user's data as one JSON file (docs/decisions.md, "Downloading your data"). Everything
- * but the submissions is read first, through the services that answer the console's pages, so the file
- * says what those pages say; the submissions follow page by page on the worker history's keyset.
+ * The signed-in user's data as one JSON file (docs/decisions.md, "Downloading your data"). The small lists
+ * are read first, through the services that answer the console's pages, so the file says what those pages
+ * say; the projects follow page by page as the console's project list reads them, and the submissions
+ * page by page on the worker history's keyset.
  */
 @Injectable()
 export class AccountExportService {
@@ -65,19 +78,22 @@ export class AccountExportService {
     };
   }
 
-  /** The file's text in chunks: the head object, then each submission as it is read; `done` runs at its end. */
+  /**
+   * The file's text in chunks: the small lists, each project and each submission as it is read; `done`
+   * runs at its end. The same bytes as one JSON.stringify of the whole file, in the contract's order.
+   */
   async export(session: SessionPrincipal, done: () => void): Promise<AsyncIterable<string>> {
-    const head = await this.head(session);
+    const { before, after } = await this.head(session);
+    const projects = this.projectPages(session.accountId);
     const submissions = this.submissions(session.userId);
     return (async function* () {
       try {
-        // The head's JSON without its closing brace, then the streamed array as its last property.
-        yield `${JSON.stringify(head).slice(0, -1)},"submissions":[`;
-        let first = true;
-        for await (const submission of submissions) {
-          yield `${first ? '' : ','}${JSON.stringify(submission)}`;
-          first = false;
-        }
+        // The head's JSON without its closing brace, the streamed projects, the rest of the head without
+        // its braces, then the streamed submissions as the last property.
+        yield `${JSON.stringify(before).slice(0, -1)},"projects":[`;
+        yield* joined(projects);
+        yield `],${JSON.stringify(after).slice(1, -1)},"submissions":[`;
+        yield* joined(submissions);
         yield ']}';
       } finally {
         done();
@@ -85,29 +101,41 @@ export class AccountExportService {
     })();
   }
 
-  /** Read one after another, on one pooled connection at a time. */
-  private async head(session: SessionPrincipal): Promise<Omit<AccountExport, 'submissions'>> {
+  /** The small lists, read one after another, on one pooled connection at a time. */
+  private async head(session: SessionPrincipal): Promise<{ before: HeadBefore; after: HeadAfter }> {
     const user = await this.sessions.user(session.userId);
     const [account]: Array<{ id: string; name: string; created_at: Date }> = await this.db.query(`SELECT id, name, created_at FROM accounts WHERE id = $1`, [
       session.accountId,
     ]);
     const sessions = await this.sessions.list(session);
     const apiKeys = await this.apiKeys.list(session.accountId);
-    const projects = await this.projects.list(session.accountId);
     const webhooks = await this.webhooks.settings(session.accountId);
     const blockedWorkers = await this.blocks.list(session.accountId);
     return {
-      format: ACCOUNT_EXPORT_FORMAT,
-      exported_at: new Date().toISOString(),
-      user: toUserResponse(user),
-      account: { id: account.id, name: account.name, created_at: account.created_at.toISOString() },
-      sessions,
-      api_keys: apiKeys,
-      projects,
-      // The signing secret is a credential, not data about the user; the console shows it.
-      webhook_endpoints: webhooks.endpoints,
-      blocked_workers: blockedWorkers,
+      before: {
+        format: ACCOUNT_EXPORT_FORMAT,
+        exported_at: new Date().toISOString(),
+        user: toUserResponse(user),
+        account: { id: account.id, name: account.name, created_at: account.created_at.toISOString() },
+        sessions,
+        api_keys: apiKeys,
+      },
+      after: {
+        // The signing secret is a credential, not data about the user; the console shows it.
+        webhook_endpoints: webhooks.endpoints,
+        blocked_workers: blockedWorkers,
+      },
     };
+  }
+
+  /** The account's projects, newest first, EXPORT_PROJECTS_PAGE (and their figures) per page of the console's list. */
+  private async *projectPages(accountId: string): AsyncIterable<ConsoleProjectResponse> {
+    let before: string | undefined;
+    do {
+      const page = await this.projects.page(accountId, { limit: EXPORT_PROJECTS_PAGE, before });
+      yield* page.data;
+      before = page.next_cursor ?? undefined;
+    } while (before);
   }
 
   /** The user's submissions as a worker, newest first, EXPORT_SUBMISSIONS_PAGE per statement. */
@@ -121,6 +149,15 @@ export class AccountExportService {
       for (const row of rows) yield toSubmission(row);
       before = rows.length === EXPORT_SUBMISSIONS_PAGE ? rows[rows.length - 1].cursor : undefined;
     } while (before);
+  }
+}
+
+/** The items' JSON, comma-separated, each written as it is read. */
+async function* joined(items: AsyncIterable<unknown>): AsyncIterable<string> {
+  let first = true;
+  for await (const item of items) {
+    yield `${first ? '' : ','}${JSON.stringify(item)}`;
+    first = false;
   }
 }
 
