@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { aCompletedTask, aRequester, aTask, addTask, checkOut, signUp, type Requester, type SignedIn } from '../../../test/factories';
 import { startTestApp, type TestApp } from '../../../test/test-app';
 import { asFixture } from '../../../test/work-fixtures';
+import type { QueryRunner } from 'typeorm';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -117,6 +118,58 @@ describe('archiving a project', () => {
     expect(fresh).toMatchObject({ status: 422, body: { errors: [{ field: 'root', detail: archivedDetail(r.projectUuid) }] } });
   });
 
+  describe('racing task inserts (migration 1767700000000)', () => {
+    /** A task added in `runner`'s open transaction, as an add_tasks batch in flight holds its insert. */
+    const insertIn = (runner: QueryRunner, r: Requester) =>
+      runner.query(
+        `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
+         VALUES ($1, $2, '<p>x</p>', '{}', 1, 1, 600) RETURNING id`,
+        [randomUUID(), r.projectUuid],
+      ) as Promise<Array<{ id: string }>>;
+    const settled = (p: Promise<unknown>) => Promise.race([p.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('waiting'), 1_000))]);
+
+    it('an archive waits for a task insert in flight, then cancels that task too', async () => {
+      const r = await aRequester(t);
+      const runner = t.db.createQueryRunner();
+      await runner.connect();
+      try {
+        await runner.startTransaction();
+        const [{ id }] = await insertIn(runner, r);
+        const archive = post(r, r.projectUuid, 'archive');
+        expect(await settled(archive)).toBe('waiting');
+        await runner.commitTransaction();
+        expect((await archive).status).toBe(200);
+        const [row] = await t.db.query('SELECT cancelled_at IS NOT NULL AS cancelled FROM tasks WHERE id = $1', [id]);
+        expect(row).toEqual({ cancelled: true });
+      } finally {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+    });
+
+    it('an add_task whose process still holds the project as it was before the archive is refused by the database, and writes nothing', async () => {
+      const r = await aRequester(t);
+      // This process's cached copy of the project, not archived.
+      await aTask(t, r);
+      const runner = t.db.createQueryRunner();
+      await runner.connect();
+      try {
+        // An archive in another process, holding what it holds until it commits; this process is not told.
+        await runner.startTransaction();
+        await runner.query('SELECT pg_advisory_xact_lock(project_archive_key($1))', [r.projectUuid]);
+        await runner.query('UPDATE projects SET archived_at = now() WHERE id = $1', [r.projectUuid]);
+        const added = addTask(t, r.liveKey, { project_uuid: r.projectUuid, substitutions: { object: 'bus' } });
+        expect(await settled(added)).toBe('waiting');
+        await runner.commitTransaction();
+        expect(await added).toMatchObject({ status: 422, body: { errors: [{ field: 'root', detail: archivedDetail(r.projectUuid) }] } });
+        expect(await taskCount(r)).toBe(1);
+      } finally {
+        if (runner.isTransactionActive) await runner.rollbackTransaction();
+        await runner.release();
+      }
+    });
+  });
+
   it('is offered to no worker, and a checkout is refused as with no task left, even for a task added after the archive', async () => {
     const r = await aRequester(t);
     const w = await signUp(t);
@@ -124,7 +177,8 @@ describe('archiving a project', () => {
     const listed = async () => ((await get(w, '/api/work/projects')).body.data as Array<{ uuid: string }>).map((p) => p.uuid);
     expect(await listed()).toContain(r.projectUuid);
     expect((await post(r, r.projectUuid, 'archive')).status).toBe(200);
-    // As another process whose cached copy of the project was not yet archived could add it.
+    // As another process whose cached copy of the project was not yet archived would, if the database's
+    // guard (migration 1767700000000, tested above) were not there: the reads do not trust the cache either.
     await asFixture(t.db, (tx) =>
       tx.query(
         `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
