@@ -144,12 +144,6 @@ export class ProjectsService {
     return { data: await this.withFigures(page.rows.map(({ id }) => id)), next_cursor: page.next_cursor, counts };
   }
 
-  /** Every project of the account, newest first, with figures (the account's data file). */
-  async list(accountId: string): Promise<ConsoleProjectResponse[]> {
-    const projects: Array<{ id: string }> = await this.db.query('SELECT id FROM projects WHERE account_id = $1 ORDER BY created_at DESC, id DESC', [accountId]);
-    return this.withFigures(projects.map(({ id }) => id));
-  }
-
   /** The console's view of these projects, in this order. */
   private async withFigures(ids: string[]): Promise<ConsoleProjectResponse[]> {
     if (ids.length === 0) return [];
