@@ -10,35 +10,51 @@ import { redisLimiter, takePoint } from './redis-limiter';
 /** The window of FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE. */
 const WINDOW_SECONDS = 60;
 
+/**
+ * The secrets whose look-ups are limited, each counted apart under its own Redis key (one kind's flood
+ * does not refuse the other's), with the words of its 429.
+ */
+const SECRETS = {
+  apiKey: { counter: 'apikey-unknown', refusal: 'too many unknown API keys from this address' },
+  sessionToken: { counter: 'session-unknown', refusal: 'too many unknown session tokens from this address' },
+} as const;
+
+export type SecretKind = keyof typeof SECRETS;
+
 /** A look-up's point: kept when the secret turned out unknown, given back otherwise. */
 export interface KeyLookup {
   release(): Promise<void>;
 }
 
 /**
- * Limits the database look-ups of API-key secrets that no cache knows, per client address (request.ip,
- * see TRUST_PROXY; an IPv6 address counts under its /64, as for log-ins): each takes a point before the
- * database is asked, a secret that exists gives it back, so only unknown secrets count, at most
- * FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE of them. Past that the address's look-ups answer 429 with
- * Retry-After, asking nothing, until the window ends. Counted in Redis, shared by every HTTP node, with
- * the in-process stand-in while Redis is away (redis-limiter.ts).
+ * Limits the database look-ups of secrets that no cache knows, API keys (ApiKeysService) and session
+ * tokens (SessionsService, for SessionGuard), per client address (request.ip, see TRUST_PROXY; an IPv6
+ * address counts under its /64, as for log-ins): each takes a point of its kind before the database is
+ * asked, a secret that exists gives it back, so only unknown secrets count, at most
+ * FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE of each kind. Past that the address's look-ups of that kind
+ * answer 429 with Retry-After, asking nothing, until the window ends. Counted in Redis, shared by every
+ * HTTP node, with the in-process stand-in while Redis is away (redis-limiter.ts). Named for the first
+ * kind it limited.
  */
 @Injectable()
 export class ApiKeyLookupThrottle {
-  private readonly perAddress: RateLimiterRedis;
+  private readonly perAddress: Record<SecretKind, RateLimiterRedis>;
 
   constructor(@Inject(REDIS) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
-    this.perAddress = redisLimiter(redis, `${config.REDIS_PREFIX}:apikey-unknown`, config.FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE, WINDOW_SECONDS);
+    const limiter = (kind: SecretKind) =>
+      redisLimiter(redis, `${config.REDIS_PREFIX}:${SECRETS[kind].counter}`, config.FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE, WINDOW_SECONDS);
+    this.perAddress = { apiKey: limiter('apiKey'), sessionToken: limiter('sessionToken') };
   }
 
-  /** Takes this look-up's point, or throws 429 with Retry-After when the address has none left. */
-  async reserve(address: string): Promise<KeyLookup> {
+  /** Takes this look-up's point, or throws 429 with Retry-After when the address has none of `kind` left. */
+  async reserve(kind: SecretKind, address: string): Promise<KeyLookup> {
+    const limiter = this.perAddress[kind];
     const key = clientAddressKey(address);
-    const windowEndsAt = await takePoint(this.perAddress, key, 'too many unknown API keys from this address');
+    const windowEndsAt = await takePoint(limiter, key, SECRETS[kind].refusal);
     return {
       // Only into the window the point came from: past its end a reward would start the next one below zero.
       release: async () => {
-        if (Date.now() < windowEndsAt) await this.perAddress.reward(key);
+        if (Date.now() < windowEndsAt) await limiter.reward(key);
       },
     };
   }

@@ -134,7 +134,7 @@ export class ApiKeysService {
 
   /** Asks the database, at the price of one of the address's look-ups, which a key that exists gives back. */
   private async lookUp(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | null> {
-    const lookup = await this.lookups.reserve(clientAddress);
+    const lookup = await this.lookups.reserve('apiKey', clientAddress);
     let principal: ApiKeyPrincipal | undefined;
     try {
       // Only a key that exists goes into `known` (undefined is answered, not kept).

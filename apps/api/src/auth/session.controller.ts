@@ -25,6 +25,9 @@ import { Device } from './session-device.decorator';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type SessionDevice, type StartedSession } from './sessions.service';
 
+/** The 429 of every route behind SessionGuard: made-up tokens are limited per address (ApiKeyLookupThrottle). */
+const UNKNOWN_TOKENS = 'Too many unknown session tokens from this address: the `Retry-After` header says when to retry.';
+
 /**
  * The errors of a route that first checks the signed-in user's password (SessionsService.checkPassword):
  * a wrong one is the 422 on `field` and counts as a failed log-in, so the log-in limits answer 429; a
@@ -34,7 +37,7 @@ const ApiPasswordCheckErrors = (field: string, conflict: string): MethodDecorato
   ApiErrors([...BODY_ERRORS, 401, 403, 409, 415, 422, 429], {
     409: conflict,
     422: `A field is invalid, or \`${field}\` is wrong (which counts as a failed log-in).`,
-    429: 'Too many wrong passwords (the log-in limits): the `Retry-After` header says when to retry.',
+    429: 'Too many wrong passwords (the log-in limits), or unknown session tokens from this address: the `Retry-After` header says when to retry.',
   });
 
 @ApiTags(TAGS.sessions)
@@ -77,7 +80,7 @@ export class SessionController {
   @ApiOperation({ summary: 'Log out', description: 'Ends this session and clears the cookie.' })
   @ApiSessionAuth()
   @ApiData(200, ref('Ok'))
-  @ApiErrors([401, 403])
+  @ApiErrors([401, 403, 429], { 429: UNKNOWN_TOKENS })
   async logOut(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.logOut(session.sessionId);
     clearSessionCookie(reply, this.config);
@@ -107,7 +110,7 @@ export class SessionController {
   @ApiOperation({ summary: 'Log out every other session', description: 'Ends every session of the user but this one: a device lost or left signed in.' })
   @ApiSessionAuth()
   @ApiData(200, ref('SignedOutSessions'))
-  @ApiErrors([401, 403])
+  @ApiErrors([401, 403, 429], { 429: UNKNOWN_TOKENS })
   async logOutOthers(@CurrentSession() session: SessionPrincipal): Promise<DataBody<SignedOutSessionsResponse>> {
     return { data: { signed_out_sessions: await this.sessions.logOutOthers(session) } };
   }
@@ -146,7 +149,7 @@ export class SessionController {
   })
   @ApiSessionAuth()
   @ApiData(200, { type: 'array', items: ref('SessionInfo') })
-  @ApiErrors([401])
+  @ApiErrors([401, 429], { 429: UNKNOWN_TOKENS })
   async listSessions(@CurrentSession() session: SessionPrincipal): Promise<DataBody<SessionInfo[]>> {
     return { data: await this.sessions.list(session) };
   }
@@ -158,7 +161,7 @@ export class SessionController {
   @ApiSessionAuth()
   @ApiUuidParam('id', 'the session, from GET /api/session/sessions')
   @ApiData(200, ref('EndedSession'))
-  @ApiErrors([401, 403, 404], { 404: 'Field `root`, `session not found`: no such live session of this user.' })
+  @ApiErrors([401, 403, 404, 429], { 404: 'Field `root`, `session not found`: no such live session of this user.', 429: UNKNOWN_TOKENS })
   async endSession(
     @CurrentSession() session: SessionPrincipal,
     @IdParam('id') id: string,
@@ -174,7 +177,7 @@ export class SessionController {
   @ApiOperation({ summary: 'Who is signed in', description: 'The session\'s user.' })
   @ApiSessionAuth()
   @ApiData(200, ref('Me'))
-  @ApiErrors([401])
+  @ApiErrors([401, 429], { 429: UNKNOWN_TOKENS })
   async me(@CurrentSession() session: SessionPrincipal): Promise<DataBody<{ user: UserResponse }>> {
     return { data: { user: toUserResponse(await this.sessions.user(session.userId)) } };
   }

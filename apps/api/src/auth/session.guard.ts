@@ -27,7 +27,7 @@ export class SessionGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = sessionToken(request, this.config);
     if (!token) throw ApiException.of(401, 'root', 'log in first: send Authorization: Bearer <token> or the session cookie');
-    const principal = await this.sessions.resolve(token);
+    const principal = await this.sessions.resolve(token, request.ip);
     if (!principal) throw sessionEnded();
     const route = request.routeOptions.url ?? '';
     if (!route.startsWith('/api/session/') || LIMITED_SESSION_ROUTES.has(route)) await this.rateLimit.consume(principal.userId);

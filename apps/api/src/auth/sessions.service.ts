@@ -14,6 +14,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { CacheInvalidation } from '../redis/cache-invalidation';
 import type { AppConfig } from '../config/config.schema';
 import { Account } from './account.entity';
+import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
 import { LoginThrottle } from './login-throttle';
 import { hashPassword, needsRehash, scryptParams, verifyUserPassword, type ScryptParams } from './password.util';
 import { Session } from './session.entity';
@@ -27,6 +28,9 @@ export interface StartedSession {
 }
 
 const MAX_CACHED_SESSIONS = 50_000;
+/** Tokens that match no live session, cached apart so they can never push a live one out. */
+const MAX_CACHED_UNKNOWN = 10_000;
+const UNKNOWN = Object.freeze({});
 /**
  * Live sessions one user may hold; a sign-in beyond it ends the least recently used. A script that logs
  * in on each run and never logs out would otherwise pile up sessions for SESSION_TTL_DAYS, and the
@@ -82,6 +86,13 @@ export class SessionsService {
    * at once (CacheInvalidation), by session id.
    */
   private readonly cache: TtlCache<string, SessionPrincipal>;
+  /**
+   * Tokens that match no live session, by hash, as ApiKeysService keeps unknown secrets: a browser that
+   * keeps sending an ended session's cookie costs one look-up (and one of its address's points) per
+   * CACHE_TTL_MS, not one per request. Nothing to forget: a token found unknown never becomes a session
+   * (a new session has a new random token, given out only once its row has committed).
+   */
+  private readonly unknown: TtlCache<string, object>;
   private readonly logger = new Logger(SessionsService.name);
   private readonly lastUse: LastUseRecorder;
   /** What new password hashes cost (PASSWORD_SCRYPT_P). */
@@ -93,8 +104,10 @@ export class SessionsService {
     private readonly throttle: LoginThrottle,
     private readonly signups: SignupThrottle,
     private readonly invalidation: CacheInvalidation,
+    private readonly lookups: ApiKeyLookupThrottle,
   ) {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SESSIONS);
+    this.unknown = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_UNKNOWN);
     invalidation.register('sessions', {
       forget: (ids) => {
         const ended = new Set(ids);
@@ -266,12 +279,39 @@ export class SessionsService {
     this.forgetSessions([sessionId]);
   }
 
-  /** The principal of a live session token, or undefined; its use is recorded (LastUseRecorder). */
-  async resolve(token: string): Promise<SessionPrincipal | undefined> {
+  /**
+   * The principal of a live session token, or undefined; its use is recorded (LastUseRecorder). 429 when
+   * neither cache knows the token and `clientAddress` has sent too many unknown ones (the database is not
+   * asked): a made-up token costs a look-up, as a made-up API key does (ApiKeyLookupThrottle).
+   */
+  async resolve(token: string, clientAddress: string): Promise<SessionPrincipal | undefined> {
     const hash = sha256Hex(token);
-    const principal = await this.cache.get(hash, () => this.lookUp(hash));
+    let principal = this.cache.peek(hash);
+    if (!principal) {
+      if (this.unknown.peek(hash)) return undefined;
+      principal = await this.lookUpCounted(hash, clientAddress);
+    }
     if (principal) this.lastUse.record(principal.sessionId);
     return principal;
+  }
+
+  /** Asks the database, at the price of one of the address's look-ups, which a live session gives back. */
+  private async lookUpCounted(hash: string, clientAddress: string): Promise<SessionPrincipal | undefined> {
+    const lookup = await this.lookups.reserve('sessionToken', clientAddress);
+    let principal: SessionPrincipal | undefined;
+    try {
+      principal = await this.cache.get(hash, () => this.lookUp(hash));
+    } catch (error) {
+      // No answer (a database error): nothing was learnt about the token.
+      await lookup.release();
+      throw error;
+    }
+    if (principal) {
+      await lookup.release();
+      return principal;
+    }
+    this.unknown.set(hash, UNKNOWN);
+    return undefined;
   }
 
   /** GET /api/session/sessions: the user's live sessions, the most recently used first. */
