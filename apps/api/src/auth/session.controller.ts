@@ -83,6 +83,8 @@ export class SessionController {
   @ApiErrors([401, 403, 429], { 429: UNKNOWN_TOKENS })
   async logOut(@CurrentSession() session: SessionPrincipal, @Res({ passthrough: true }) reply: FastifyReply) {
     await this.sessions.logOut(session.sessionId);
+    // Only once the session is ended, not in a finally: a failed delete leaves it live, and clearing the
+    // cookie then would hide a working session from the user, who could no longer retry the log-out.
     clearSessionCookie(reply, this.config);
     return { data: { ok: true } };
   }

@@ -20,6 +20,7 @@ export interface Session {
   user: UserResponse | null;
   logIn: (email: string, password: string) => Promise<UserResponse>;
   signUp: (email: string, password: string, name: string) => Promise<UserResponse>;
+  /** Signed out once the server has ended the session (or answers 401); rejects, still signed in, when it did not. */
   logOut: () => Promise<void>;
   /** Re-reads /api/session/me (after a 401 elsewhere, for instance). */
   refresh: () => Promise<void>;
@@ -79,9 +80,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       logOut: async () => {
         try {
           await sessionApi.logOut();
-        } finally {
-          setState({ status: 'anonymous', user: null });
+        } catch (error) {
+          // Only a 401 says the session has ended already. Any other failure (a 503, no answer) left it live,
+          // and its httpOnly cookie with it: showing the user signed out would hide a session that a reload
+          // signs back in, so they stay signed in and the caller says it failed.
+          if (!(error instanceof ApiError && error.status === 401)) throw error;
         }
+        setState({ status: 'anonymous', user: null });
       },
     }),
     [state, refresh],

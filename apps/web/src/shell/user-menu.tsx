@@ -1,12 +1,20 @@
+import type { ErrorItem } from '@crowdbox/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { errorItems } from '../api/client';
 import { useSession } from '../auth/session-context';
+import { ErrorList } from './error-list';
 
-/** The signed-in user's name with a small menu: who you are, "Account" and "Log out". Escape or a click outside closes it. */
+/**
+ * The signed-in user's name with a small menu: who you are, "Account" and "Log out". Escape or a click
+ * outside closes it. A log-out the server did not do keeps the menu open with why, to try again.
+ */
 export function UserMenu() {
   const { user, logOut } = useSession();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
+  const [loggingOut, setLoggingOut] = useState(false);
+  const [logOutErrors, setLogOutErrors] = useState<ErrorItem[]>([]);
   const rootRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -46,7 +54,10 @@ export function UserMenu() {
         className="user-menu-button"
         aria-expanded={open}
         aria-controls={menuId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          setLogOutErrors([]);
+          setOpen((o) => !o);
+        }}
         data-testid="user-menu"
       >
         <span className="avatar" aria-hidden="true">
@@ -63,13 +74,25 @@ export function UserMenu() {
           <Link to="/account" className="button wide" onClick={() => setOpen(false)}>
             Account
           </Link>
+          <ErrorList errors={logOutErrors} title="Could not log out; try again." />
           <button
             type="button"
             className="button wide"
             autoFocus
+            disabled={loggingOut}
             onClick={async () => {
+              setLoggingOut(true);
+              setLogOutErrors([]);
+              try {
+                await logOut();
+              } catch (error) {
+                // Still signed in (session-context.tsx): the menu stays open and says why.
+                setLogOutErrors(errorItems(error));
+                return;
+              } finally {
+                setLoggingOut(false);
+              }
               setOpen(false);
-              await logOut();
               navigate('/login', { replace: true });
             }}
           >
