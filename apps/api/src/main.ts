@@ -7,9 +7,15 @@ import { armShutdownDeadline } from './bootstrap/shutdown-deadline';
 /**
  * `node main.js [--role=all|http|jobs]`: one binary; HTTP nodes and job workers scale separately. With
  * HTTP_PROCESSES > 1 this process only supervises that many copies of itself (bootstrap/http-processes.ts).
+ * `node main.js --migrate` runs the pending migrations and exits (database/migrate-command.ts).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (process.argv.includes('--migrate')) {
+    const { migrateAndExit } = await import('./database/migrate-command');
+    await migrateAndExit(config);
+    return;
+  }
   if (config.role !== 'jobs' && config.HTTP_PROCESSES > 1 && cluster.isPrimary) {
     superviseHttpProcesses(config.HTTP_PROCESSES, { shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
     return;

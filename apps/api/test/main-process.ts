@@ -11,10 +11,10 @@ export interface MainProcess {
   output: { text: string };
 }
 
-/** Starts main.ts with `--role=<role>` in a test environment (its own Redis prefix), `env` on top. */
-export function spawnMain(role: string, env: Record<string, string>): MainProcess {
+/** Starts main.ts with `--role=<role>` and `args` in a test environment (its own Redis prefix), `env` on top. */
+export function spawnMain(role: string, env: Record<string, string>, args: string[] = []): MainProcess {
   const output = { text: '' };
-  const child = spawn(process.execPath, ['-r', join(API_ROOT, 'test/swc-register.js'), join(API_ROOT, 'src/main.ts'), `--role=${role}`], {
+  const child = spawn(process.execPath, ['-r', join(API_ROOT, 'test/swc-register.js'), join(API_ROOT, 'src/main.ts'), `--role=${role}`, ...args], {
     env: { ...process.env, NODE_ENV: 'test', REDIS_PREFIX: `cbtest:${randomBytes(4).toString('hex')}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
