@@ -12,7 +12,7 @@ import { CacheInvalidation } from '../redis/cache-invalidation';
 import { LastUseRecorder } from '../common/last-use';
 import type { AppConfig } from '../config/config.schema';
 import { ApiKey, type ApiKeyMode } from './api-key.entity';
-import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
+import { SecretLookupThrottle } from './secret-lookup-throttle';
 import { holdUndeletedAccount } from './sessions.service';
 
 const PREFIX_LENGTH = 12; // `cb_live_` + 4 characters of the secret
@@ -32,7 +32,7 @@ export const MAX_UNREVOKED_KEYS = 20;
  * Authentication hits an in-process cache for CACHE_TTL_MS; a revocation makes every process forget the
  * key at once (CacheInvalidation), with CACHE_TTL_MS as the bound while Redis cannot tell them. A secret
  * neither cache knows is looked up only while its client address has look-ups of unknown secrets left
- * (ApiKeyLookupThrottle).
+ * (SecretLookupThrottle).
  */
 @Injectable()
 export class ApiKeysService {
@@ -46,7 +46,7 @@ export class ApiKeysService {
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
-    private readonly lookups: ApiKeyLookupThrottle,
+    private readonly lookups: SecretLookupThrottle,
     private readonly invalidation: CacheInvalidation,
   ) {
     this.known = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_KEYS);
@@ -134,28 +134,18 @@ export class ApiKeysService {
 
   /** Asks the database, at the price of one of the address's look-ups, which a key that exists gives back. */
   private async lookUp(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | null> {
-    const lookup = await this.lookups.reserve('apiKey', clientAddress);
-    let principal: ApiKeyPrincipal | undefined;
-    try {
-      // Only a key that exists goes into `known` (undefined is answered, not kept).
-      principal = await this.known.get(hash, async () => {
+    // Only a key that exists goes into `known` (undefined is answered, not kept).
+    const principal = await this.lookups.counted('apiKey', clientAddress, () =>
+      this.known.get(hash, async () => {
         const rows: Array<{ id: string; account_id: string; mode: ApiKeyMode }> = await this.db.query(
           'SELECT id, account_id, mode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL',
           [hash],
         );
         return rows[0] ? { keyId: rows[0].id, accountId: rows[0].account_id, mode: rows[0].mode } : undefined;
-      });
-    } catch (error) {
-      // No answer (a database error): nothing was learnt about the secret.
-      await lookup.release();
-      throw error;
-    }
-    if (principal) {
-      await lookup.release();
-      return principal;
-    }
-    this.unknown.set(hash, UNKNOWN);
-    return null;
+      }),
+    );
+    if (!principal) this.unknown.set(hash, UNKNOWN);
+    return principal ?? null;
   }
 }
 

@@ -4,7 +4,7 @@ import { ProjectsModule } from '../projects/projects.module';
 import { WorkModule } from '../work/work.module';
 import { AccountDeletionService } from './account-deletion.service';
 import { ApiKeyGuard } from './api-key.guard';
-import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
+import { SecretLookupThrottle } from './secret-lookup-throttle';
 import { ApiKeysController } from './api-keys.controller';
 import { ApiKeysService } from './api-keys.service';
 import { PingController } from './ping.controller';
@@ -30,7 +30,7 @@ export class AuthModule {
       // The account's deletion archives its projects and releases its worker's leases through their services.
       imports: [ProjectsModule, WorkModule.register(role)],
       controllers: [SessionController, ApiKeysController, PingController],
-      providers: [SessionsService, AccountDeletionService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, ApiKeyLookupThrottle, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
+      providers: [SessionsService, AccountDeletionService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, SecretLookupThrottle, RateLimitService, LoginThrottle, SignupThrottle, ...(role === 'http' ? [] : [SessionPruning])],
       exports: [SessionsService, SessionGuard, SessionRateLimit, ApiKeysService, ApiKeyGuard, RateLimitService],
     };
   }

@@ -25,7 +25,7 @@ import { Device } from './session-device.decorator';
 import { SessionGuard } from './session.guard';
 import { SessionsService, toUserResponse, type SessionDevice, type StartedSession } from './sessions.service';
 
-/** The 429 of every route behind SessionGuard: made-up tokens are limited per address (ApiKeyLookupThrottle). */
+/** The 429 of every route behind SessionGuard: made-up tokens are limited per address (SecretLookupThrottle). */
 const UNKNOWN_TOKENS = 'Too many unknown session tokens from this address: the `Retry-After` header says when to retry.';
 
 /**

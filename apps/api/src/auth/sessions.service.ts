@@ -14,7 +14,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { CacheInvalidation } from '../redis/cache-invalidation';
 import type { AppConfig } from '../config/config.schema';
 import { Account } from './account.entity';
-import { ApiKeyLookupThrottle } from './api-key-lookup-throttle';
+import { SecretLookupThrottle } from './secret-lookup-throttle';
 import { LoginThrottle } from './login-throttle';
 import { hashPassword, needsRehash, scryptParams, verifyUserPassword, type ScryptParams } from './password.util';
 import { Session } from './session.entity';
@@ -104,7 +104,7 @@ export class SessionsService {
     private readonly throttle: LoginThrottle,
     private readonly signups: SignupThrottle,
     private readonly invalidation: CacheInvalidation,
-    private readonly lookups: ApiKeyLookupThrottle,
+    private readonly lookups: SecretLookupThrottle,
   ) {
     this.cache = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_SESSIONS);
     this.unknown = new TtlCache(config.CACHE_TTL_MS, MAX_CACHED_UNKNOWN);
@@ -282,7 +282,7 @@ export class SessionsService {
   /**
    * The principal of a live session token, or undefined; its use is recorded (LastUseRecorder). 429 when
    * neither cache knows the token and `clientAddress` has sent too many unknown ones (the database is not
-   * asked): a made-up token costs a look-up, as a made-up API key does (ApiKeyLookupThrottle).
+   * asked): a made-up token costs a look-up, as a made-up API key does (SecretLookupThrottle).
    */
   async resolve(token: string, clientAddress: string): Promise<SessionPrincipal | undefined> {
     const hash = sha256Hex(token);
@@ -297,21 +297,9 @@ export class SessionsService {
 
   /** Asks the database, at the price of one of the address's look-ups, which a live session gives back. */
   private async lookUpCounted(hash: string, clientAddress: string): Promise<SessionPrincipal | undefined> {
-    const lookup = await this.lookups.reserve('sessionToken', clientAddress);
-    let principal: SessionPrincipal | undefined;
-    try {
-      principal = await this.cache.get(hash, () => this.lookUp(hash));
-    } catch (error) {
-      // No answer (a database error): nothing was learnt about the token.
-      await lookup.release();
-      throw error;
-    }
-    if (principal) {
-      await lookup.release();
-      return principal;
-    }
-    this.unknown.set(hash, UNKNOWN);
-    return undefined;
+    const principal = await this.lookups.counted('sessionToken', clientAddress, () => this.cache.get(hash, () => this.lookUp(hash)));
+    if (!principal) this.unknown.set(hash, UNKNOWN);
+    return principal;
   }
 
   /** GET /api/session/sessions: the user's live sessions, the most recently used first. */

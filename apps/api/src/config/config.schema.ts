@@ -167,7 +167,7 @@ export const configSchema = z.object({
   FAILED_LOGINS_PER_ADDRESS_PER_15_MINUTES: z.coerce.number().int().min(1).default(50),
   /**
    * API-key secrets no cache knows that one client address (an IPv6 one's /64) may have looked up per
-   * minute and find unknown (auth/api-key-lookup-throttle.ts); past it its look-ups answer 429 unasked.
+   * minute and find unknown (auth/secret-lookup-throttle.ts); past it its look-ups answer 429 unasked.
    * Session tokens are counted the same, apart, against the same number.
    */
   FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).default(100),

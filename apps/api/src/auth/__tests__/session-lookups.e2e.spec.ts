@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/test-app';
 
 const madeUp = () => `cbs_${randomBytes(32).toString('base64url')}`;
 
-/** SessionGuard's look-ups of tokens no cache knows, limited per client address as API keys' are (ApiKeyLookupThrottle). */
+/** SessionGuard's look-ups of tokens no cache knows, limited per client address as API keys' are (SecretLookupThrottle). */
 describe('look-ups of unknown session tokens are limited per client address', () => {
   let t: TestApp;
   let lookups: jest.SpyInstance;

@@ -21,11 +21,6 @@ const SECRETS = {
 
 export type SecretKind = keyof typeof SECRETS;
 
-/** A look-up's point: kept when the secret turned out unknown, given back otherwise. */
-export interface KeyLookup {
-  release(): Promise<void>;
-}
-
 /**
  * Limits the database look-ups of secrets that no cache knows, API keys (ApiKeysService) and session
  * tokens (SessionsService, for SessionGuard), per client address (request.ip, see TRUST_PROXY; an IPv6
@@ -33,11 +28,10 @@ export interface KeyLookup {
  * asked, a secret that exists gives it back, so only unknown secrets count, at most
  * FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE of each kind. Past that the address's look-ups of that kind
  * answer 429 with Retry-After, asking nothing, until the window ends. Counted in Redis, shared by every
- * HTTP node, with the in-process stand-in while Redis is away (redis-limiter.ts). Named for the first
- * kind it limited.
+ * HTTP node, with the in-process stand-in while Redis is away (redis-limiter.ts).
  */
 @Injectable()
-export class ApiKeyLookupThrottle {
+export class SecretLookupThrottle {
   private readonly perAddress: Record<SecretKind, RateLimiterRedis>;
 
   constructor(@Inject(REDIS) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
@@ -46,16 +40,27 @@ export class ApiKeyLookupThrottle {
     this.perAddress = { apiKey: limiter('apiKey'), sessionToken: limiter('sessionToken') };
   }
 
-  /** Takes this look-up's point, or throws 429 with Retry-After when the address has none of `kind` left. */
-  async reserve(kind: SecretKind, address: string): Promise<KeyLookup> {
+  /**
+   * Runs `find`, the database look-up of a secret of `kind`, at the price of one of the address's points
+   * (429 with Retry-After, `find` not run, when it has none left). The point is given back when `find`
+   * answers something, or fails (nothing was learnt about the secret); kept when it answers undefined.
+   */
+  async counted<T>(kind: SecretKind, address: string, find: () => Promise<T | undefined>): Promise<T | undefined> {
     const limiter = this.perAddress[kind];
     const key = clientAddressKey(address);
     const windowEndsAt = await takePoint(limiter, key, SECRETS[kind].refusal);
-    return {
-      // Only into the window the point came from: past its end a reward would start the next one below zero.
-      release: async () => {
-        if (Date.now() < windowEndsAt) await limiter.reward(key);
-      },
+    // Only into the window the point came from: past its end a reward would start the next one below zero.
+    const giveBack = async () => {
+      if (Date.now() < windowEndsAt) await limiter.reward(key);
     };
+    let found: T | undefined;
+    try {
+      found = await find();
+    } catch (error) {
+      await giveBack();
+      throw error;
+    }
+    if (found !== undefined) await giveBack();
+    return found;
   }
 }
