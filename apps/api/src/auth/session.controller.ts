@@ -89,20 +89,27 @@ export class SessionController {
     return { data: { ok: true } };
   }
 
-  /** Changes the password and ends every other session; this one stays signed in. */
+  /** Changes the password and ends every other session; this device stays signed in, with a new token. */
   @Post('password')
   @HttpCode(200)
   @UseGuards(SessionGuard)
-  @ApiOperation({ summary: 'Change the password', description: 'Checks `current_password`, sets `new_password` and ends every other session of the user; this one stays signed in.' })
+  @ApiOperation({
+    summary: 'Change the password',
+    description:
+      'Checks `current_password`, sets `new_password` and ends every session of the user; this device stays signed in with a new session: its token in the answer and the cookie. The token that asked no longer works.',
+  })
   @ApiSessionAuth()
   @ApiData(200, ref('ChangedPassword'))
   @ApiPasswordCheckErrors('current_password', 'The password was changed meanwhile (another session): enter the new one as the current password.')
   async changePassword(
     @CurrentSession() session: SessionPrincipal,
     @Body() body: ChangePasswordDto,
-    @Ip() ip: string,
+    @Device() device: SessionDevice,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<DataBody<ChangedPasswordResponse>> {
-    return { data: { ok: true, signed_out_sessions: await this.sessions.changePassword(session, body, ip) } };
+    const { signedOut, started } = await this.sessions.changePassword(session, body, device);
+    setSessionCookie(reply, started.token, started.expiresAt, this.config);
+    return { data: { ok: true, signed_out_sessions: signedOut, token: started.token } };
   }
 
   /** Ends every other session of the user: a device lost or left signed in. */

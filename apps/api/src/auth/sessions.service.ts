@@ -196,13 +196,20 @@ export class SessionsService {
   }
 
   /**
-   * Checks the current password, then stores the new one (hashed with today's parameters) and ends every
-   * other session of the user, in one transaction; answers how many live sessions ended.
+   * Checks the current password, then stores the new one (hashed with today's parameters), ends every
+   * other session of the user and replaces the asking one with a new session of the same device, in one
+   * transaction; answers how many other live sessions ended, and the new session. The asking token ends
+   * too: whoever copied it (the reason a password is changed) is locked out with the rest, while this
+   * device goes on signed in with the successor.
    */
-  async changePassword(session: SessionPrincipal, input: ChangePasswordBody, address: string): Promise<number> {
-    const user = await this.checkPassword(session, input.current_password, address, 'current_password');
+  async changePassword(
+    session: SessionPrincipal,
+    input: ChangePasswordBody,
+    device: SessionDevice,
+  ): Promise<{ signedOut: number; started: StartedSession }> {
+    const user = await this.checkPassword(session, input.current_password, device.clientAddress, 'current_password');
     const hash = await hashPassword(input.new_password, this.scrypt);
-    const deleted = await this.db.transaction(async (tx) => {
+    const { others, started } = await this.db.transaction(async (tx) => {
       const [, changed]: [unknown, number] = await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
         user.id,
         hash,
@@ -210,10 +217,12 @@ export class SessionsService {
       ]);
       // Another change (or a re-hash) committed since the check: the password checked may be the old one.
       if (!changed) throw ApiException.of(409, 'root', 'the password was changed meanwhile; enter the new one as the current password');
-      return this.deleteSessions(tx, session.userId, session.sessionId);
+      const ended = await this.deleteSessions(tx, session.userId, session.sessionId);
+      await tx.query('DELETE FROM sessions WHERE id = $1', [session.sessionId]);
+      return { others: ended, started: await this.start(tx.getRepository(Session), user, device) };
     });
-    this.forgetSessions(deleted.ids);
-    return deleted.ended;
+    this.forgetSessions([...others.ids, session.sessionId]);
+    return { signedOut: others.ended, started };
   }
 
   /**

@@ -129,7 +129,11 @@ export const RESPONSE_SCHEMAS = {
   EndedSession: object({ id: uuid, current: { ...bool, description: "the caller's own session: it is signed out and its cookie cleared" } }),
   Ok: object({ ok: { type: 'boolean', enum: [true] } }),
   SignedOutSessions: object({ signed_out_sessions: { type: 'integer', description: "how many of the user's other sessions were ended" } }),
-  ChangedPassword: object({ ok: { type: 'boolean', enum: [true] }, signed_out_sessions: int }),
+  ChangedPassword: object({
+    ok: { type: 'boolean', enum: [true] },
+    signed_out_sessions: int,
+    token: { type: 'string', description: "This device's new session token (also set as the cookie); the token that asked no longer works." },
+  }),
   DeletedAccount: object({ deleted: { type: 'boolean', enum: [true] } }),
 
   // The console.

@@ -67,9 +67,13 @@ export interface EndedSessionResponse {
   current: boolean;
 }
 
-/** `POST /api/session/password`: the password changed, and every other session ended. */
+/**
+ * `POST /api/session/password`: the password changed, every other session ended, and the asking one
+ * replaced: `token` is its successor (also set as the cookie), the old token no longer works.
+ */
 export interface ChangedPasswordResponse extends SignedOutSessionsResponse {
   ok: true;
+  token: string;
 }
 
 export interface UserResponse {

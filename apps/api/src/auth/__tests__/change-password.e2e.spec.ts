@@ -31,7 +31,7 @@ describe('changing the password and ending other sessions (/api/session/password
   const passwordHash = async (user: SignedIn): Promise<string> =>
     (await t.db.query('SELECT password_hash FROM users WHERE id = $1', [user.userId]))[0].password_hash;
 
-  it('changes the password from the session cookie: other sessions get 401 at once, this one stays, only the new password logs in', async () => {
+  it('changes the password from the session cookie: other sessions get 401 at once, this device goes on with a new token, only the new password logs in', async () => {
     const user = await signUp(t, { password: OLD });
     const phone = await anotherSession(user);
     const laptop = await anotherSession(user);
@@ -44,10 +44,13 @@ describe('changing the password and ending other sessions (/api/session/password
     const before = await passwordHash(user);
     const cookie = { cookie: `cb_session=${user.token}` };
 
-    const res = await changePassword(cookie, { current_password: OLD, new_password: NEW });
+    const res = await changePassword(cookie, { current_password: OLD, new_password: NEW }, '203.0.113.7');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: { ok: true, signed_out_sessions: 2 } });
-    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.body).toEqual({ data: { ok: true, signed_out_sessions: 2, token: expect.stringMatching(/^cbs_/) } });
+    const successor = res.body.data.token as string;
+    expect(successor).not.toBe(user.token);
+    // The cookie is the successor too, as a log-in sets it.
+    expect(String(res.headers['set-cookie'])).toContain(`cb_session=${successor};`);
 
     // Both were cached on this node: the change took them out of the cache too, not only the table.
     for (const other of [phone, laptop]) {
@@ -55,9 +58,14 @@ describe('changing the password and ending other sessions (/api/session/password
       expect(refused.status).toBe(401);
       expect(refused.body).toEqual({ errors: [{ field: 'root', detail: expect.stringContaining('log in again') }] });
     }
-    expect((await me(cookie)).status).toBe(200);
+    // The token that asked ends with them (whoever copied it is locked out too); this device goes on with its successor.
+    expect((await me(cookie)).status).toBe(401);
+    expect((await me({ cookie: `cb_session=${successor}` })).status).toBe(200);
+    expect((await me({ authorization: `Bearer ${successor}` })).status).toBe(200);
     expect((await me(someoneElse.auth)).status).toBe(200);
-    expect((await t.db.query('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [user.userId]))[0].n).toBe(1);
+    // One session left: this device's new one, where it is now.
+    const left = await t.db.query('SELECT user_agent, client_address FROM sessions WHERE user_id = $1', [user.userId]);
+    expect(left).toEqual([{ user_agent: 'lightMyRequest', client_address: '203.0.113.7' }]);
 
     const after = await passwordHash(user);
     expect(after).not.toBe(before);

@@ -65,7 +65,7 @@ describe('Sign out of other sessions', () => {
 
 describe('Signed-in devices', () => {
   it('is read again after a password change, which signed the other devices out', async () => {
-    jest.spyOn(sessionApi, 'changePassword').mockResolvedValue({ ok: true, signed_out_sessions: 1 });
+    jest.spyOn(sessionApi, 'changePassword').mockResolvedValue({ ok: true, signed_out_sessions: 1, token: 'cbs_successor' });
     await open();
     expect(sessionApi.sessions).toHaveBeenCalledTimes(1);
     expect(screen.getByRole('region', { name: 'Signed-in devices' })).toBeTruthy();

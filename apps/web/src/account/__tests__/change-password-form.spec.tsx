@@ -69,7 +69,7 @@ describe('Change password', () => {
   });
 
   it('states the server’s rule for the new password, and what the last change did goes once the form is filled in again', async () => {
-    jest.spyOn(sessionApi, 'changePassword').mockResolvedValue({ ok: true, signed_out_sessions: 2 });
+    jest.spyOn(sessionApi, 'changePassword').mockResolvedValue({ ok: true, signed_out_sessions: 2, token: 'cbs_successor' });
     render(<ChangePasswordForm email="wanda@example.com" onError={() => undefined} />);
     const next = screen.getByLabelText('New password');
     expect(document.getElementById(next.getAttribute('aria-describedby') ?? '')?.textContent).toBe('8 to 200 characters.');
