@@ -7,16 +7,22 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * archive cancels the outstanding tasks with one UPDATE, which does not see a task whose insert commits
  * after that UPDATE began: a batch in flight while its project was archived left open tasks in it, never
  * offered to workers but counted as outstanding and committed money, and offered again after an unarchive.
- * Both now meet on one transaction-scoped advisory lock per project (`project_archive_key`): each INSERT
- * into tasks takes it shared, per project it wrote to, and holding it looks at `archived_at` in a fresh
- * snapshot (CB010, the project's id its DETAIL, when set: the insert is undone); the archive takes it exclusive before it writes. An
- * insert that got the lock first commits before the archive's cancel reads the tasks, and is cancelled by
- * it; one that waited sees the project archived.
  *
- * A heavyweight lock, not the project row's: a waiting archive holds back new shared lockers, where a row
- * lock lets each new insert's KEY SHARE go first and the archive could wait for a gap in the stream. The
- * trigger runs once per statement (a batch of 1,000 tasks takes one lock per project, in project order,
- * as account deletion's archives take theirs, so two never wait on each other in a cycle).
+ * Each INSERT into tasks now takes, for every project it wrote to, two transaction-scoped advisory locks,
+ * shared: its project's (`project_archive_key`) and its account's (`account_archive_key`). An archive
+ * takes its project's exclusive before it writes; an account's deletion, which archives every project,
+ * takes the account's once (one lock, however many projects: a lock per project could fill PostgreSQL's
+ * shared lock table for an account with thousands). The insert only tries (`pg_try_…`): a lock held or
+ * queued for by an archive refuses the insert at once (CB010, the project's id its DETAIL: the add_task
+ * 422), so an insert never waits for an archive's cancel, which can take minutes and would hold a pooled
+ * connection all that while. An insert that got its locks first makes the archive wait until it commits,
+ * and is cancelled by it (a heavyweight lock queues new shared requests behind the waiting archive, so it
+ * is never starved by a steady stream). Holding the locks, the insert looks at `archived_at` in a fresh
+ * snapshot, for an archive that committed before it: set, CB010 too.
+ *
+ * The fresh snapshot is READ COMMITTED's (each statement of a VOLATILE function takes one); under
+ * REPEATABLE READ the last look would read the transaction's snapshot and could miss a committed archive.
+ * Every insert of tasks runs READ COMMITTED (tasks.service.ts).
  */
 export class ArchivedProjectInsertGuard1767700000000 implements MigrationInterface {
   name = 'ArchivedProjectInsertGuard1767700000000';
@@ -26,14 +32,24 @@ export class ArchivedProjectInsertGuard1767700000000 implements MigrationInterfa
       CREATE FUNCTION project_archive_key(project uuid) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
         SELECT hashtextextended('archive:' || project::text, 0)
       $$`);
-    // VOLATILE (the default), so each statement below reads a snapshot taken after the lock is held.
+    await q.query(`
+      CREATE FUNCTION account_archive_key(account uuid) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
+        SELECT hashtextextended('archive-account:' || account::text, 0)
+      $$`);
     await q.query(`
       CREATE FUNCTION tasks_guard_archived_project() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
+        written record;
         archived uuid;
       BEGIN
-        PERFORM pg_advisory_xact_lock_shared(project_archive_key(project_id))
-           FROM (SELECT DISTINCT project_id FROM added_tasks ORDER BY project_id) written;
+        FOR written IN
+          SELECT DISTINCT a.project_id, p.account_id FROM added_tasks a JOIN projects p ON p.id = a.project_id ORDER BY a.project_id
+        LOOP
+          IF NOT pg_try_advisory_xact_lock_shared(account_archive_key(written.account_id))
+             OR NOT pg_try_advisory_xact_lock_shared(project_archive_key(written.project_id)) THEN
+            RAISE EXCEPTION 'project % is being archived', written.project_id USING ERRCODE = 'CB010', DETAIL = written.project_id::text;
+          END IF;
+        END LOOP;
         SELECT p.id INTO archived FROM projects p
          WHERE p.id IN (SELECT project_id FROM added_tasks) AND p.archived_at IS NOT NULL
          LIMIT 1;
@@ -51,6 +67,7 @@ export class ArchivedProjectInsertGuard1767700000000 implements MigrationInterfa
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TRIGGER tasks_guard_archived_project ON tasks`);
     await q.query(`DROP FUNCTION tasks_guard_archived_project()`);
+    await q.query(`DROP FUNCTION account_archive_key(uuid)`);
     await q.query(`DROP FUNCTION project_archive_key(uuid)`);
   }
 }
