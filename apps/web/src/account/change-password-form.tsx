@@ -55,7 +55,7 @@ export function ChangePasswordForm({ email, onError, onChanged }: Props) {
       {/* Kept through the next try's refusal: "current password is wrong" is then what it explains. */}
       <ErrorList
         errors={unclaimedErrors(errors, FIELDS)}
-        note={form.unsure ? 'No answer from the server: your password may have been changed. If the current password is refused now, the new one is in force.' : undefined}
+        note={form.unsure ? 'No answer from the server: your password may have been changed. If you are asked to log in, or the current password is refused now, the new one is in force.' : undefined}
       />
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <FormFields

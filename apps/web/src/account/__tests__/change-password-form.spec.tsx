@@ -18,7 +18,7 @@ async function changeTo(newPassword: string, confirm = newPassword) {
   await press();
 }
 
-const NOTE = 'No answer from the server: your password may have been changed. If the current password is refused now, the new one is in force.';
+const NOTE = 'No answer from the server: your password may have been changed. If you are asked to log in, or the current password is refused now, the new one is in force.';
 
 describe('Change password', () => {
   it('after a change that got no answer, says the password may have changed, also beside the old one refused next', async () => {
