@@ -5,18 +5,28 @@ import { clientAddressKey } from '../common/http/client-address-key';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { REDIS } from '../redis/redis.module';
-import { redisLimiter, takePoint } from './redis-limiter';
+import { redisLimiter, takePoint, tooManyRequests } from './redis-limiter';
 
 /** The window of FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE. */
 const WINDOW_SECONDS = 60;
 
 /**
  * The secrets whose look-ups are limited, each counted apart under its own Redis key (one kind's flood
- * does not refuse the other's), with the words of its 429.
+ * does not refuse the other's), with the words of its 429 and when a look-up pays:
+ * - `before`: each look-up takes its point before the database is asked (atomic, so a parallel burst of
+ *   made-up secrets cannot pass together) and one that finds a secret gives it back. API keys: a few per
+ *   client, so their look-ups in flight at once from one address are few.
+ * - `on a miss`: a look-up is refused when the address has no point left, and only one that finds
+ *   nothing takes a point, after. Session tokens: many users behind one address (an office of workers
+ *   behind one NAT) send their valid tokens at once whenever the caches are empty (a deploy), and with
+ *   points taken before, the look-ups in flight past the limit were refused though every token was
+ *   live (the webhook bench's 200 workers from 127.0.0.1 got 429s). A burst of made-up tokens may pass
+ *   the check together, by as many as it sends at once; it then pays for each, so the limit holds
+ *   from the next look-up on.
  */
 const SECRETS = {
-  apiKey: { counter: 'apikey-unknown', refusal: 'too many unknown API keys from this address' },
-  sessionToken: { counter: 'session-unknown', refusal: 'too many unknown session tokens from this address' },
+  apiKey: { counter: 'apikey-unknown', refusal: 'too many unknown API keys from this address', pays: 'before' },
+  sessionToken: { counter: 'session-unknown', refusal: 'too many unknown session tokens from this address', pays: 'on a miss' },
 } as const;
 
 export type SecretKind = keyof typeof SECRETS;
@@ -33,21 +43,31 @@ export type SecretKind = keyof typeof SECRETS;
 @Injectable()
 export class SecretLookupThrottle {
   private readonly perAddress: Record<SecretKind, RateLimiterRedis>;
+  private readonly points: number;
 
   constructor(@Inject(REDIS) redis: RedisClient, @Inject(APP_CONFIG) config: AppConfig) {
+    this.points = config.FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE;
     const limiter = (kind: SecretKind) =>
       redisLimiter(redis, `${config.REDIS_PREFIX}:${SECRETS[kind].counter}`, config.FAILED_API_KEYS_PER_ADDRESS_PER_MINUTE, WINDOW_SECONDS);
     this.perAddress = { apiKey: limiter('apiKey'), sessionToken: limiter('sessionToken') };
   }
 
   /**
-   * Runs `find`, the database look-up of a secret of `kind`, at the price of one of the address's points
-   * (429 with Retry-After, `find` not run, when it has none left). The point is given back when `find`
-   * answers something, or fails (nothing was learnt about the secret); kept when it answers undefined.
+   * Runs `find`, the database look-up of a secret of `kind`, unless the address has no point of `kind`
+   * left (429 with Retry-After, `find` not run). A look-up that answers undefined (an unknown secret)
+   * costs a point; one that finds the secret, or fails (nothing was learnt), costs none. When the point
+   * is taken depends on the kind (SECRETS, `pays`).
    */
   async counted<T>(kind: SecretKind, address: string, find: () => Promise<T | undefined>): Promise<T | undefined> {
     const limiter = this.perAddress[kind];
     const key = clientAddressKey(address);
+    if (SECRETS[kind].pays === 'on a miss') {
+      const spent = await limiter.get(key);
+      if (spent && spent.consumedPoints >= this.points) throw tooManyRequests(SECRETS[kind].refusal, spent.msBeforeNext);
+      const found = await find();
+      if (found === undefined) await limiter.penalty(key);
+      return found;
+    }
     const windowEndsAt = await takePoint(limiter, key, SECRETS[kind].refusal);
     // Only into the window the point came from: past its end a reward would start the next one below zero.
     const giveBack = async () => {

@@ -51,4 +51,24 @@ describe('look-ups of unknown session tokens are limited per client address', ()
     expect((await projects(madeUp(), '203.0.113.6')).status).toBe(401);
     expect((await t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: `cb_live_${randomBytes(32).toString('base64url')}` }, remoteAddress: from })).status).toBe(401);
   });
+
+  it('lets valid sessions that no cache holds through together from one address, however many: only unknown tokens pay', async () => {
+    // An office of workers behind one address, right after a deploy emptied the caches: more at once
+    // than the limit (3 here), each token live but new to this process.
+    const user = await signUp(t);
+    const tokens = Array.from({ length: 12 }, madeUp);
+    for (const token of tokens) {
+      await t.db.query(
+        `INSERT INTO sessions (id, user_id, token_hash, expires_at, client_address)
+         VALUES (gen_random_uuid(), $1, encode(sha256(convert_to($2, 'UTF8')), 'hex'), now() + interval '1 day', '198.51.100.7')`,
+        [user.userId, token],
+      );
+    }
+    const from = '198.51.100.7';
+    const answers = await Promise.all(tokens.map((token) => projects(token, from)));
+    expect(answers.map((res) => res.status)).toEqual(tokens.map(() => 200));
+    // Unknown ones still pay, and the limit holds for them and for sessions not yet looked up.
+    for (let i = 0; i < 3; i++) expect((await projects(madeUp(), from)).status).toBe(401);
+    expect((await projects(madeUp(), from)).status).toBe(429);
+  });
 });
