@@ -132,11 +132,16 @@ export class ApiKeysService {
     return principal;
   }
 
-  /** Asks the database, at the price of one of the address's look-ups, which a key that exists gives back. */
+  /**
+   * Asks the database, at the price of one of the address's look-ups, which a key that exists gives back.
+   * Inside `known`'s load, so requests with the same key at once (a client's parallel calls after a deploy
+   * emptied the cache) share one look-up and one point: each took its own point, and past the limit in
+   * flight at once a live key was refused.
+   */
   private async lookUp(hash: string, clientAddress: string): Promise<ApiKeyPrincipal | null> {
     // Only a key that exists goes into `known` (undefined is answered, not kept).
-    const principal = await this.lookups.counted('apiKey', clientAddress, () =>
-      this.known.get(hash, async () => {
+    const principal = await this.known.get(hash, () =>
+      this.lookups.counted('apiKey', clientAddress, async () => {
         const rows: Array<{ id: string; account_id: string; mode: ApiKeyMode }> = await this.db.query(
           'SELECT id, account_id, mode FROM api_keys WHERE secret_hash = $1 AND revoked_at IS NULL',
           [hash],

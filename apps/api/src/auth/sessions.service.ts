@@ -304,9 +304,12 @@ export class SessionsService {
     return principal;
   }
 
-  /** Asks the database, at the price of one of the address's look-ups, which a live session gives back. */
+  /**
+   * Asks the database, counted against the address (SecretLookupThrottle). Inside the cache's load, so
+   * requests with the same token at once (a page's parallel calls) share one look-up and one count.
+   */
   private async lookUpCounted(hash: string, clientAddress: string): Promise<SessionPrincipal | undefined> {
-    const principal = await this.lookups.counted('sessionToken', clientAddress, () => this.cache.get(hash, () => this.lookUp(hash)));
+    const principal = await this.cache.get(hash, () => this.lookups.counted('sessionToken', clientAddress, () => this.lookUp(hash)));
     if (!principal) this.unknown.set(hash, UNKNOWN);
     return principal;
   }

@@ -21,6 +21,15 @@ describe('look-ups of unknown API keys are limited per client address', () => {
   const ping = (key: string, remoteAddress: string, headers: Record<string, string> = {}) =>
     t.request({ method: 'GET', url: '/api/v1/ping', headers: { apikey: key, ...headers }, remoteAddress });
 
+  it('lets a live key that no cache holds through when a client sends it many times at once: one look-up, one point', async () => {
+    const r = await aRequester(t);
+    const key = await createApiKey(t, r); // never looked up by this process
+    const from = '203.0.113.77';
+    const answers = await Promise.all(Array.from({ length: 12 }, () => ping(key, from)));
+    expect(answers.map((res) => res.status)).toEqual(answers.map(() => 200));
+    expect(keyQueries()).toBe(1);
+  });
+
   it('answers 429 with Retry-After past the limit, before the database is asked; known secrets cost nothing', async () => {
     const r = await aRequester(t);
     const from = '203.0.113.5';
