@@ -79,8 +79,10 @@ export function UserMenu() {
             type="button"
             className="button wide"
             autoFocus
-            disabled={loggingOut}
+            // aria-disabled, not disabled, while busy: a disabled button loses the focus to the page's body.
+            aria-disabled={loggingOut || undefined}
             onClick={async () => {
+              if (loggingOut) return;
               setLoggingOut(true);
               setLogOutErrors([]);
               try {
