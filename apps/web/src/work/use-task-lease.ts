@@ -5,7 +5,7 @@ import { ApiError, errorItems, mayHaveArrived } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
 import { clearDraft, loadDraft, saveDraft, userDrafts, watchDraft, type Draft } from './draft-store';
-import { leaseOutcomeOf, type LeaseEnd } from './lease-end';
+import { leaseOutcomeOf, type LeaseEnd, type LeaseOutcome } from './lease-end';
 import {
   ALREADY_SUBMITTED_NOTICE,
   earlierNotice,
@@ -47,6 +47,20 @@ async function checkOut(projectUuid: string, userId: string): Promise<LeaseHando
   // A worker holds one active lease per project, and this is it: every other draft here is of a lease that ended.
   const leftover = userDrafts(userId).filter((d) => d.project_uuid === projectUuid && d.checkout_id !== checkout.checkout_id);
   return { checkout, resumed: status === 200, leftover };
+}
+
+/**
+ * How a lease the page gave back at the end of its countdown ended, from the release's answer: 200 with
+ * the lease's state (`released` by this give-back, within the seconds before the server's deadline, or
+ * `expired`: time is up either way; `cancelled`: the requester cancelled the task, before or as it was
+ * given back), or 422 when it was submitted already. A lease given back elsewhere also answers `released`,
+ * which the release cannot tell from its own. Anything else (no answer) says time is up.
+ */
+function givenBackAs(release: Promise<{ state: string }>): Promise<LeaseOutcome> {
+  return release.then(
+    ({ state }) => (state === 'cancelled' ? 'cancelled' : 'expired'),
+    (error: unknown) => leaseOutcomeOf(error) ?? 'expired',
+  );
 }
 
 // One checkout per project at a time: StrictMode's double effect (or a double click) shares it instead
@@ -167,21 +181,21 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
 
   // The page ends a lease a little before the server's deadline (countdown.tsx, SUBMIT_MARGIN_MS), so
   // for those seconds the server still holds it: "Next task" would get it back, only to end it again at
-  // once. It is given back instead (refused harmlessly if the server has expired it meanwhile), which
-  // also frees its slot for other workers a little sooner. The refusal says how the lease ended if not
-  // by time: submitted (in another tab on it, or by a submit whose answer was lost) or given back there,
-  // which the page says rather than "Time is up" and boxes not sent.
+  // once. It is given back instead (answered harmlessly if the server has ended it meanwhile), which
+  // also frees its slot for other workers a little sooner. The answer says how the lease ended if not
+  // by time (givenBackAs): cancelled by the requester, or submitted (in another tab on it, or by a submit
+  // whose answer was lost), which the page says rather than "Time is up" and boxes not sent.
   // `problem`: a problem report whose own request failed as the time ran out; the server keeps it on the ended lease.
   const giveBack = useCallback(
     async (checkout: CheckoutResponse, boxes: number, problem?: TaskProblem) => {
-      const outcome = workApi.release(checkout.checkout_id, problem).then(() => null, leaseOutcomeOf);
+      const outcome = givenBackAs(workApi.release(checkout.checkout_id, problem));
       givingBack.current = outcome;
       setBusy('check');
       setFailure(null);
       const ended = await outcome;
       if (!alive.current) return;
       if (ended === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
-      end(checkout, ended ?? 'expired', boxes);
+      end(checkout, ended, boxes);
     },
     [done, end],
   );

@@ -1,0 +1,94 @@
+import type { CheckoutResponse } from '@crowdbox/contracts';
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { act, renderHook } from '@testing-library/react';
+import { ApiError } from '../../api/client';
+import { workApi } from '../../api/work.api';
+import { useTaskLease } from '../use-task-lease';
+
+// What the page does when its countdown ends: the give-back, and what its answer says.
+
+const PROJECT = 'p-1';
+const USER = 'u1';
+
+function aLease(checkoutId: string): CheckoutResponse {
+  return {
+    checkout_id: checkoutId,
+    task_uuid: `task-${checkoutId}`,
+    project_uuid: PROJECT,
+    prompt: '<p>Box every car</p>',
+    external_image_url: 'https://example.com/a.jpg',
+    labels: [{ name: 'car', color: '#1f77b4' }],
+    reward: 25,
+    checked_out_at: '2026-11-26T10:00:00.000Z',
+    expires_at: '2026-11-26T10:10:00.000Z',
+  };
+}
+
+/** The project hands out these leases, one per checkout. */
+function handsOut(...checkoutIds: string[]) {
+  const checkOut = jest.spyOn(workApi, 'checkOut');
+  for (const id of checkoutIds) {
+    const data = aLease(id);
+    checkOut.mockResolvedValueOnce({ data, body: { data }, status: 201 });
+  }
+  return checkOut;
+}
+
+/** The release at the countdown's end answers 200 with this lease state. */
+const releaseAnswers = (state: string) => jest.spyOn(workApi, 'release').mockResolvedValue({ checkout_id: 'c1', state });
+
+async function openProject() {
+  const view = renderHook(() => useTaskLease(PROJECT, USER));
+  await act(async () => undefined);
+  return view.result;
+}
+
+type Lease = Awaited<ReturnType<typeof openProject>>;
+
+async function countdownEnds(lease: Lease, boxes: number) {
+  const { state } = lease.current;
+  if (state.kind !== 'task') throw new Error(`no task on screen: ${state.kind}`);
+  await act(async () => lease.current.expire(state.checkout, boxes));
+  await act(async () => undefined);
+}
+
+beforeEach(() => {
+  localStorage.clear();
+});
+
+afterEach(() => {
+  jest.restoreAllMocks();
+});
+
+describe('the end of the countdown', () => {
+  it('says the task was cancelled when the requester cancelled it meanwhile (the release answers 200 `cancelled`), not "Time is up"', async () => {
+    handsOut('c1');
+    releaseAnswers('cancelled');
+    const lease = await openProject();
+
+    await countdownEnds(lease, 3);
+
+    expect(lease.current.state).toMatchObject({ kind: 'ended', reason: 'cancelled', lostBoxes: 3 });
+  });
+
+  it.each(['released', 'expired'])('says time is up when the release answers `%s`', async (answer) => {
+    handsOut('c1');
+    releaseAnswers(answer);
+    const lease = await openProject();
+
+    await countdownEnds(lease, 2);
+
+    expect(lease.current.state).toMatchObject({ kind: 'ended', reason: 'expired', lostBoxes: 2 });
+  });
+
+  it('says time is up when the release gets no answer', async () => {
+    handsOut('c1');
+    jest.spyOn(workApi, 'release').mockRejectedValue(new ApiError(0, [{ field: 'root', detail: 'The server could not be reached.' }], false));
+    const lease = await openProject();
+
+    await countdownEnds(lease, 1);
+
+    expect(lease.current.state).toMatchObject({ kind: 'ended', reason: 'expired', lostBoxes: 1 });
+  });
+
+});
