@@ -5,7 +5,7 @@ import { ApiError, errorItems, mayHaveArrived } from '../api/client';
 import { NO_TASK_AVAILABLE, workApi } from '../api/work.api';
 import { currentLabels, labelsChangedMessage, refusedLabels } from './changed-labels';
 import { clearDraft, loadDraft, saveDraft, userDrafts, watchDraft, type Draft } from './draft-store';
-import { leaseOutcomeOf, type LeaseEnd, type LeaseOutcome } from './lease-end';
+import { leaseOutcomeOf, type LeaseOutcome } from './lease-end';
 import {
   ALREADY_SUBMITTED_NOTICE,
   earlierNotice,
@@ -27,8 +27,12 @@ export type LeaseState =
   | { kind: 'loading' }
   /** `initialImage`: the size of the image the draft's boxes were drawn on, when known. */
   | { kind: 'task'; checkout: CheckoutResponse; initialBoxes: Box[]; initialImage?: ImageSize; resumed: boolean }
-  /** `unsure`: the last submit got no answer and the server could not say what became of it; its draft is kept. */
-  | { kind: 'ended'; reason: LeaseEnd; checkout: CheckoutResponse; lostBoxes: number; unsure?: boolean }
+  /**
+   * `unsure`: the last submit got no answer and the server could not say what became of it; its draft is kept.
+   * `submitted`: the countdown ended on a lease submitted elsewhere (another tab on it): the page stops there
+   * rather than take a new task that nobody may be looking at.
+   */
+  | { kind: 'ended'; reason: LeaseOutcome; checkout: CheckoutResponse; lostBoxes: number; unsure?: boolean }
   | { kind: 'no-task' }
   | { kind: 'error'; errors: ErrorItem[] };
 
@@ -156,7 +160,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
 
   // The task can no longer be submitted: its draft goes, and the page says why and offers the next task.
   const end = useCallback(
-    (checkout: CheckoutResponse, reason: LeaseEnd, boxes: number) => {
+    (checkout: CheckoutResponse, reason: LeaseOutcome, boxes: number) => {
       clearDraft(userId, checkout.checkout_id);
       setBusy(null);
       setState({ kind: 'ended', reason, checkout, lostBoxes: boxes });
@@ -184,7 +188,9 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   // once. It is given back instead (answered harmlessly if the server has ended it meanwhile), which
   // also frees its slot for other workers a little sooner. The answer says how the lease ended if not
   // by time (givenBackAs): cancelled by the requester, or submitted (in another tab on it, or by a submit
-  // whose answer was lost), which the page says rather than "Time is up" and boxes not sent.
+  // whose answer was lost), which the page says rather than "Time is up" and boxes not sent. A submitted
+  // one ends here too, under "already submitted" with "Next task": this page may be a tab left open behind
+  // the one that submitted, and a task checked out now would hold a slot, unseen, for its whole time.
   // `problem`: a problem report whose own request failed as the time ran out; the server keeps it on the ended lease.
   const giveBack = useCallback(
     async (checkout: CheckoutResponse, boxes: number, problem?: TaskProblem) => {
@@ -194,10 +200,9 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
       setFailure(null);
       const ended = await outcome;
       if (!alive.current) return;
-      if (ended === 'submitted') return done(checkout, ALREADY_SUBMITTED_NOTICE);
-      end(checkout, ended, boxes);
+      end(checkout, ended, ended === 'submitted' ? 0 : boxes);
     },
-    [done, end],
+    [end],
   );
 
   // A submit that may have arrived, and the page's time is up: a give-back would undo it if it is still on

@@ -4,13 +4,16 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useSession } from '../auth/session-context';
 import { ErrorList } from '../shell/error-list';
 import { Loading } from '../shell/loading';
-import type { LeaseEnd } from './lease-end';
+import type { LeaseOutcome } from './lease-end';
 import { TaskWorkspace } from './task-workspace';
 import type { LeaseNotice, WorkListState } from './lease-notices';
 import { useTaskLease, type TaskLease } from './use-task-lease';
 
-/** What the page says when a lease ended before the worker could submit it. */
-const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
+/**
+ * What the page says when a lease ended before the worker could submit it, or when its countdown ended on
+ * a lease submitted elsewhere (a tab left open behind the one that submitted it: it takes no new task unseen).
+ */
+const ENDED: Record<LeaseOutcome, { title: string; text: string }> = {
   expired: {
     title: 'Time is up',
     text: 'The time allowed for this task ran out before it was submitted, so the task went back to other workers and can no longer be submitted.',
@@ -21,6 +24,10 @@ const ENDED: Record<LeaseEnd, { title: string; text: string }> = {
     text: 'This task was given back (Skip, perhaps in another tab or window), so it went to other workers and can no longer be submitted here.',
   },
   completed: { title: 'Task already completed', text: 'Other workers completed this task, so it can no longer be submitted.' },
+  submitted: {
+    title: 'This task was already submitted',
+    text: 'It was submitted in another tab or window (or by an earlier submit whose answer was lost), so there is nothing more to do on it here.',
+  },
 };
 
 /** Time is up after a submit that got no answer, and the server could not be asked whether it arrived. */

@@ -1,14 +1,17 @@
+import type { Box } from '@crowdbox/boxes';
 import type { CheckoutResponse } from '@crowdbox/contracts';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, renderHook } from '@testing-library/react';
 import { ApiError } from '../../api/client';
-import { workApi } from '../../api/work.api';
+import { ALREADY_SUBMITTED, workApi } from '../../api/work.api';
+import { loadDraft, saveDraft } from '../draft-store';
 import { useTaskLease } from '../use-task-lease';
 
 // What the page does when its countdown ends: the give-back, and what its answer says.
 
 const PROJECT = 'p-1';
 const USER = 'u1';
+const box: Box = { label: 'car', center_x: 50, center_y: 50, width: 20, height: 20 };
 
 function aLease(checkoutId: string): CheckoutResponse {
   return {
@@ -91,4 +94,21 @@ describe('the end of the countdown', () => {
     expect(lease.current.state).toMatchObject({ kind: 'ended', reason: 'expired', lostBoxes: 1 });
   });
 
+  it('on a lease submitted elsewhere (a tab left open behind the one that submitted) says so and takes no new task until "Next task"', async () => {
+    const checkOut = handsOut('c1', 'c2');
+    jest.spyOn(workApi, 'release').mockRejectedValue(new ApiError(422, [{ field: 'root', detail: ALREADY_SUBMITTED }]));
+    saveDraft(USER, { checkout_id: 'c1', project_uuid: PROJECT, boxes: [box] });
+    const lease = await openProject();
+
+    await countdownEnds(lease, 1);
+
+    expect(lease.current.state).toMatchObject({ kind: 'ended', reason: 'submitted', lostBoxes: 0 });
+    expect(lease.current.busy).toBeNull();
+    expect(checkOut).toHaveBeenCalledTimes(1);
+    expect(loadDraft(USER, 'c1')).toBeNull();
+
+    await act(async () => lease.current.next());
+    expect(checkOut).toHaveBeenCalledTimes(2);
+    expect(lease.current.state).toMatchObject({ kind: 'task', checkout: { checkout_id: 'c2' } });
+  });
 });
