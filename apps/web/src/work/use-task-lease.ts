@@ -104,6 +104,9 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   const outFor = useRef<string | null>(null);
   const lateFor = useRef<string | null>(null);
   const unsureFor = useRef<string | null>(null);
+  // The lease on screen while its countdown runs: an answer that comes for a lease after that (the labels or
+  // the maximum read after a refused submit) is not for the screen the worker now has.
+  const openLease = useRef<string | null>(null);
   // "Submit and stop": once the task is done, the worker leaves instead of taking the next task.
   const stopAfter = useRef(false);
   const stopped = useRef(onStopped);
@@ -120,6 +123,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
       setFailure(null);
       setEarlierDrafts(null);
       handedOut.current = null;
+      openLease.current = null;
       try {
         await givingBack.current;
         givingBack.current = null;
@@ -128,6 +132,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
         const draft = loadDraft(userId, checkout.checkout_id);
         setNotice(afterNotice);
         handedOut.current = checkout.checkout_id;
+        openLease.current = checkout.checkout_id;
         setState({ kind: 'task', checkout, initialBoxes: draft?.boxes ?? [], initialImage: draft?.image, resumed });
         // The lease's time runs from the checkout, so the task is shown at once; the server is asked about
         // the earlier drafts meanwhile (each question up to 20 s), and its answer is said when it comes.
@@ -162,6 +167,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   const end = useCallback(
     (checkout: CheckoutResponse, reason: LeaseOutcome, boxes: number) => {
       clearDraft(userId, checkout.checkout_id);
+      openLease.current = null;
       setBusy(null);
       setState({ kind: 'ended', reason, checkout, lostBoxes: boxes });
     },
@@ -227,6 +233,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   const expire = useCallback(
     (checkout: CheckoutResponse, boxes: number) => {
       const id = checkout.checkout_id;
+      if (openLease.current === id) openLease.current = null;
       if (outFor.current === id) lateFor.current = id;
       else if (unsureFor.current === id) void readBack(checkout, boxes);
       else void giveBack(checkout, boxes);
@@ -263,7 +270,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   // The requester changed the project's labels during the lease: the picker gets the current ones, the boxes stay to relabel.
   const relabel = useCallback(async (checkout: CheckoutResponse, boxes: Box[], refused: string[]) => {
     const labels = await currentLabels(checkout.checkout_id);
-    if (!alive.current) return;
+    if (!alive.current || openLease.current !== checkout.checkout_id) return;
     if (labels) {
       setState((s) =>
         s.kind === 'task' && s.checkout.checkout_id === checkout.checkout_id ? { ...s, checkout: { ...s.checkout, labels } } : s,
@@ -277,7 +284,7 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
   // learns the task's max_boxes (a checkout from an older API lacked it), so Submit waits within it.
   const learnMaxBoxes = useCallback(async (checkout: CheckoutResponse, error: unknown) => {
     const max = await currentMaxBoxes(checkout.checkout_id);
-    if (!alive.current) return;
+    if (!alive.current || openLease.current !== checkout.checkout_id) return;
     if (max !== null) {
       setState((s) =>
         s.kind === 'task' && s.checkout.checkout_id === checkout.checkout_id ? { ...s, checkout: { ...s.checkout, max_boxes: max } } : s,

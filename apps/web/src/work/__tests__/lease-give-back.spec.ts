@@ -7,11 +7,13 @@ import { ALREADY_SUBMITTED, workApi } from '../../api/work.api';
 import { loadDraft, saveDraft } from '../draft-store';
 import { useTaskLease } from '../use-task-lease';
 
-// What the page does when its countdown ends: the give-back, and what its answer says.
+// What the page does when its countdown ends (the give-back and its answer), and answers that come for a
+// lease the page has left behind.
 
 const PROJECT = 'p-1';
 const USER = 'u1';
 const box: Box = { label: 'car', center_x: 50, center_y: 50, width: 20, height: 20 };
+const image = { width: 640, height: 480 };
 
 function aLease(checkoutId: string): CheckoutResponse {
   return {
@@ -110,5 +112,56 @@ describe('the end of the countdown', () => {
     await act(async () => lease.current.next());
     expect(checkOut).toHaveBeenCalledTimes(2);
     expect(lease.current.state).toMatchObject({ kind: 'task', checkout: { checkout_id: 'c2' } });
+  });
+});
+
+describe('an answer read after a refused submit', () => {
+  /** The active leases' read (labels, max_boxes) answers only when the test says. */
+  function heldActiveRead() {
+    let answer: (leases: CheckoutResponse[]) => void = () => undefined;
+    jest.spyOn(workApi, 'activeCheckouts').mockReturnValue(
+      new Promise((resolve) => {
+        answer = resolve;
+      }),
+    );
+    return (leases: CheckoutResponse[]) => act(async () => answer(leases));
+  }
+
+  it.each<[string, ApiError, Partial<CheckoutResponse>]>([
+    ['the labels', new ApiError(422, [{ field: 'annotations.0.label', detail: 'unknown label' }]), { labels: [{ name: 'truck', color: '#000000' }] }],
+    ['the maximum', new ApiError(422, [{ field: 'annotations', detail: 'at most 1 box' }]), { max_boxes: 1 }],
+  ])('of %s does not land on the next task when the lease ended and the worker moved on meanwhile', async (_what, refusal, changed) => {
+    handsOut('c1', 'c2');
+    jest.spyOn(workApi, 'submit').mockRejectedValue(refusal);
+    const answerRead = heldActiveRead();
+    releaseAnswers('released');
+    const lease = await openProject();
+
+    await act(async () => void lease.current.submit(aLease('c1'), [box, box], image));
+    expect(lease.current.busy).toBe('submit');
+    await countdownEnds(lease, 2);
+    expect(lease.current.state).toMatchObject({ kind: 'ended', reason: 'expired' });
+    await act(async () => lease.current.next());
+    expect(lease.current.state).toMatchObject({ kind: 'task', checkout: { checkout_id: 'c2' } });
+
+    await answerRead([{ ...aLease('c1'), ...changed }]);
+
+    expect(lease.current.failure).toBeNull();
+    expect(lease.current.busy).toBeNull();
+    expect(lease.current.state).toMatchObject({ kind: 'task', checkout: aLease('c2') });
+  });
+
+  it('is said on the lease while it is still on screen', async () => {
+    handsOut('c1');
+    jest.spyOn(workApi, 'submit').mockRejectedValue(new ApiError(422, [{ field: 'annotations.0.label', detail: 'unknown label' }]));
+    const answerRead = heldActiveRead();
+    const lease = await openProject();
+
+    await act(async () => void lease.current.submit(aLease('c1'), [box], image));
+    await answerRead([{ ...aLease('c1'), labels: [{ name: 'truck', color: '#000000' }] }]);
+
+    expect(lease.current.failure?.title).toBe('The labels of this project changed');
+    expect(lease.current.busy).toBeNull();
+    expect(lease.current.state).toMatchObject({ kind: 'task', checkout: { labels: [{ name: 'truck' }] } });
   });
 });
