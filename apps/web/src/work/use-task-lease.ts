@@ -365,6 +365,8 @@ export function useTaskLease(projectUuid: string, userId: string, onStopped?: (n
     busy,
     failure,
     next: () => next(null),
+    /** Tries the checkout again after it failed, keeping what was said of the previous task (a submit's reward). */
+    retry: () => next(notice),
     submit,
     skip,
     expire,

@@ -179,7 +179,7 @@ function ProjectTasksScreen({ lease, heading }: { lease: TaskLease; heading: Ref
           </h1>
           <ErrorList errors={state.errors} />
           <div className="actions">
-            <button type="button" className="button primary" onClick={() => void lease.next()}>
+            <button type="button" className="button primary" onClick={() => void lease.retry()}>
               Try again
             </button>
             <Link className="button" to="/work">

@@ -165,3 +165,22 @@ describe('an answer read after a refused submit', () => {
     expect(lease.current.state).toMatchObject({ kind: 'task', checkout: { labels: [{ name: 'truck' }] } });
   });
 });
+
+describe('"Try again" after a checkout failed', () => {
+  it('keeps what was said of the previous task (a submit and its reward)', async () => {
+    const checkOut = handsOut('c1');
+    checkOut.mockRejectedValueOnce(new ApiError(500, [{ field: 'root', detail: 'internal error' }]));
+    checkOut.mockRejectedValueOnce(new ApiError(500, [{ field: 'root', detail: 'internal error' }]));
+    jest.spyOn(workApi, 'submit').mockResolvedValue({ submission_id: 's1', reward: 25 });
+    const lease = await openProject();
+
+    await act(async () => lease.current.submit(aLease('c1'), [box], image));
+    expect(lease.current.state.kind).toBe('error');
+    expect(lease.current.notice?.text).toBe('Submitted 1 box. You earned $0.25.');
+
+    await act(async () => lease.current.retry());
+    expect(checkOut).toHaveBeenCalledTimes(3);
+    expect(lease.current.state.kind).toBe('error');
+    expect(lease.current.notice?.text).toBe('Submitted 1 box. You earned $0.25.');
+  });
+});

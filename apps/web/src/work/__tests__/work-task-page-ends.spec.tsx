@@ -7,7 +7,8 @@ import { sessionApi } from '../../api/session.api';
 import { ALREADY_SUBMITTED, workApi } from '../../api/work.api';
 import { SessionProvider } from '../../auth/session-context';
 
-// The task page's card for a lease submitted elsewhere when this page's countdown ended.
+// The task page's cards after a lease: one submitted elsewhere when this page's countdown ended, and
+// "Could not get a task" with what was said of the previous task.
 
 let router: typeof import('react-router');
 let page: typeof import('../work-task-page');
@@ -80,5 +81,21 @@ describe('the task page', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Next task' })));
     expect(checkOut).toHaveBeenCalledTimes(2);
     expect(screen.queryByTestId('task-submitted')).toBeNull();
+  });
+
+  it('keeps "Skipped…" on "Could not get a task" when "Try again" fails too', async () => {
+    const checkOut = handsOut(aLease('c1', 600_000));
+    checkOut.mockRejectedValue(new ApiError(500, [{ field: 'root', detail: 'internal error' }]));
+    jest.spyOn(workApi, 'release').mockResolvedValue({ checkout_id: 'c1', state: 'released' });
+    await openTaskPage();
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Skip' })));
+    expect(screen.getByRole('heading', { name: 'Could not get a task' })).toBeTruthy();
+    expect(screen.getByTestId('lease-notice').textContent).toContain('Skipped.');
+
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Try again' })));
+    expect(checkOut).toHaveBeenCalledTimes(3);
+    expect(screen.getByRole('heading', { name: 'Could not get a task' })).toBeTruthy();
+    expect(screen.getByTestId('lease-notice').textContent).toContain('Skipped.');
   });
 });
