@@ -1,5 +1,5 @@
 import type { ImageSize } from '@crowdbox/boxes';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { imageFrame } from './image-frame.util';
 
 export type ImageStatus = 'loading' | 'loaded' | 'error';
@@ -9,7 +9,10 @@ export interface LoadedImage {
   status: ImageStatus;
   /** The frame boxes are in (image-frame.util.ts), once loaded. */
   size: ImageSize | null;
-  /** Loads the image again (cache-busting where that is safe: retryUrl). */
+  /**
+   * After a failure, loads the image again (cache-busting where that is safe: retryUrl). While the load is
+   * still on its way (past the timeout, no error yet), waits for it again instead of starting it over.
+   */
   retry: () => void;
 }
 
@@ -55,14 +58,21 @@ export function retryUrl(url: string, attempt: number, base: string): string {
  * Loads `url`: an error, or an image of no size, is status 'error' until `retry()`. No answer within
  * `timeoutMs` is 'error' too, so the worker is not left looking at "Loading image…", but the load goes
  * on: a big image on a slow line that arrives later is still shown ('loaded'). Cutting it at the timeout made such an image
- * impossible to load, every Retry starting it again from nothing.
+ * impossible to load, every Retry starting it again from nothing; so did a Retry pressed then, which
+ * stopped the load and started it over. A Retry before the load has failed keeps it: 'loading' again,
+ * for another `timeoutMs`. Only a Retry after a failure starts a new load.
  */
 export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage {
   const [loaded, setLoaded] = useState<Omit<LoadedImage, 'retry'>>({ image: null, status: 'loading', size: null });
   // Retries count per URL: the next task's image starts at its plain URL.
   const [attempts, setAttempts] = useState({ url, n: 0 });
   const attempt = attempts.url === url ? attempts.n : 0;
-  const retry = useCallback(() => setAttempts((a) => ({ url, n: (a.url === url ? a.n : 0) + 1 })), [url]);
+  // While the load is on its way: waits for it again (Retry past the timeout), instead of starting it over.
+  const waitAgain = useRef<(() => void) | null>(null);
+  const retry = useCallback(() => {
+    if (waitAgain.current) waitAgain.current();
+    else setAttempts((a) => ({ url, n: (a.url === url ? a.n : 0) + 1 }));
+  }, [url]);
 
   useEffect(() => {
     let settled = false;
@@ -71,6 +81,7 @@ export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage
     const showError = (): void => setLoaded({ image: null, status: 'error', size: null });
     const fail = (): void => {
       settled = true;
+      waitAgain.current = null;
       showError();
     };
     const src = retryUrl(url, attempt, window.location.href);
@@ -81,6 +92,7 @@ export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage
       img.onload = () => {
         if (settled) return;
         settled = true;
+        waitAgain.current = null;
         void imageFrame(img).then((size) => {
           if (current !== img) return;
           // A size of nothing (some browsers give an SVG with only a viewBox 0x0) has nothing to draw on
@@ -97,11 +109,22 @@ export function useImage(url: string, timeoutMs = IMAGE_TIMEOUT_MS): LoadedImage
       img.src = src;
     };
     // A host that never answers would otherwise show "Loading image…" for ever; a slow one still may answer.
-    const timer = window.setTimeout(() => {
-      if (!settled) showError();
-    }, timeoutMs);
+    let timer = 0;
+    const wait = (): void => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => {
+        if (!settled) showError();
+      }, timeoutMs);
+    };
+    waitAgain.current = () => {
+      if (settled) return;
+      setLoaded({ image: null, status: 'loading', size: null });
+      wait();
+    };
+    wait();
     load(crossOriginFor(src, window.location.origin));
     return () => {
+      waitAgain.current = null;
       // A load still on its way (Retry, another URL) is stopped, so it takes no bandwidth from the next.
       if (!settled && current) {
         current.onload = current.onerror = null;

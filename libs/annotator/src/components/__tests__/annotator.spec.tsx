@@ -148,6 +148,45 @@ describe('Annotator', () => {
     }
   });
 
+  it('keeps the download on Retry pressed before the load failed (past 20 s on a slow line), and shows the image when it arrives', async () => {
+    restore.shift()?.();
+    const loads: string[] = [];
+    restore.push(installFakeImage(undefined, (url) => (loads.push(url), 'slow')));
+    jest.useFakeTimers();
+    try {
+      const statuses: string[] = [];
+      const onImageSize = jest.fn();
+      render(<Annotator imageUrl="/img/big.jpg" labels={LABELS} boxes={[]} onChange={() => undefined} onImageSize={onImageSize} onImageStatus={(st) => statuses.push(st)} />);
+      act(() => void jest.advanceTimersByTime(20_100));
+      act(() => void fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
+      // Waiting for the same download again: no new load, which would start the image over from nothing.
+      expect(screen.getByText('Loading image…')).toBeTruthy();
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(document.activeElement).toBe(screen.getByTestId('annotator-stage'));
+      await act(async () => void jest.advanceTimersByTime(SLOW_LOAD_MS - 20_100));
+      expect(onImageSize).toHaveBeenCalledWith({ width: 800, height: 600 });
+      expect(loads).toEqual(['/img/big.jpg']);
+      expect(statuses).toEqual(['loading', 'error', 'loading', 'loaded']);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('says again that the image did not load 20 s after a Retry of a load that still has no answer', async () => {
+    jest.useFakeTimers();
+    try {
+      render(<Annotator imageUrl="/img/hang.jpg" labels={LABELS} boxes={[]} />);
+      act(() => void jest.advanceTimersByTime(20_100));
+      act(() => void fireEvent.click(screen.getByRole('button', { name: 'Retry' })));
+      act(() => void jest.advanceTimersByTime(19_900));
+      expect(screen.getByText('Loading image…')).toBeTruthy();
+      act(() => void jest.advanceTimersByTime(200));
+      expect(screen.getByRole('alert').textContent).toBe("The image didn’t load.");
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it("names each row of the box list by what it shows, after its number", async () => {
     await renderLoaded();
     // The accessible name, as computed from the row's content: its hidden number, then the label and the box's centre and size as shown.
