@@ -52,6 +52,7 @@ import { IdempotencyKeysCreatedIndex1767400000000 } from './migrations/176740000
 import { StatePageIndexes1767520000000 } from './migrations/1767520000000-state-page-indexes';
 import { ConsensusRule4Refresh1767600000000 } from './migrations/1767600000000-consensus-rule-4-refresh';
 import { ArchivedProjectInsertGuard1767700000000 } from './migrations/1767700000000-archived-project-insert-guard';
+import { WorkListWorkerIndexes1767800000000 } from './migrations/1767800000000-work-list-worker-indexes';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
 
@@ -113,6 +114,7 @@ export const MIGRATIONS = [
   StatePageIndexes1767520000000,
   ConsensusRule4Refresh1767600000000,
   ArchivedProjectInsertGuard1767700000000,
+  WorkListWorkerIndexes1767800000000,
 ];
 
 /** How each process's pool connects; see the DATABASE_* settings in config.schema.ts (their defaults are there). */

@@ -13,6 +13,8 @@ export const DEFAULT_IMAGE_VARIABLE = 'image_url';
 @Entity('projects')
 @Index('ix_projects_account', ['accountId', 'createdAt'])
 @Index('ix_projects_consensus_refresh', ['id'], { where: 'consensus_refresh_pending' })
+// The projects archived since the work list's snapshot (migration 1767800000000).
+@Index('ix_projects_archived', ['archivedAt'], { where: 'archived_at IS NOT NULL' })
 @Check('ck_projects_required_submissions', `"default_required_submissions" BETWEEN 1 AND 100`)
 @Check('ck_projects_reward', `"default_reward" BETWEEN 0 AND 100000`)
 @Check('ck_projects_completion_time', `"allowed_completion_time_seconds" BETWEEN 30 AND 86400`)

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, Unique } from 'typeorm';
 import { Account } from '../auth/account.entity';
 import { User } from '../auth/user.entity';
 import { Project } from '../projects/project.entity';
@@ -11,6 +11,8 @@ import { Project } from '../projects/project.entity';
  */
 @Entity('worker_blocks')
 @Unique('uq_worker_blocks_account_worker', ['accountId', 'workerId'])
+// The accounts that blocked a worker, for their work list (migration 1767800000000).
+@Index('ix_worker_blocks_worker', ['workerId', 'accountId'])
 export class WorkerBlock {
   @PrimaryColumn('uuid', { primaryKeyConstraintName: 'pk_worker_blocks' })
   id!: string;
