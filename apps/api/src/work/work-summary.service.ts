@@ -13,9 +13,11 @@ const PROJECTS_CACHE_MS = 2_000;
  * Once the database has committed anything since the snapshot was read, the next list that needs it
  * reads it again, but not sooner than this (or than the previous read took, up to PROJECTS_CACHE_MS)
  * after the previous read began: a process whose database is always busy then costs at most two
- * aggregates a second, however many workers it serves, and never spends more than about half its time
- * reading them (786,000 open tasks took ~1.9 s); an idle one shows a new task or another's lease to the
- * next list at once, as a worker's first list did when each worker ran their own aggregate.
+ * aggregates a second, however many workers it serves, and never two at once; one that takes longer
+ * (786,000 open tasks took ~1.9 s) is followed by the next as it ends, so at that size a process keeps
+ * about one PostgreSQL core busy with them, where each worker's own aggregate cost one per worker. An
+ * idle database shows a new task or another's lease to the next list at once, as a worker's first list
+ * did when each worker ran their own aggregate.
  */
 const SNAPSHOT_MIN_GAP_MS = 500;
 /**
