@@ -85,8 +85,8 @@ interface CachedList {
 }
 
 /**
- * The shared read (one per process per PROJECTS_CACHE_MS, docs/decisions.md "The work list is kept 2 s per
- * worker"): every listable project's available tasks, counted and bucketed, with no worker in it. A task is
+ * The shared read (one per process at a time, docs/decisions.md "The work list is one shared snapshot, less
+ * each worker's own part"): every listable project's available tasks, counted and bucketed, with no worker in it. A task is
  * available while it is open and has a slot, with the task row's lease hint standing in for a probe of
  * checkouts unless one of its leases ran out unswept, as PROJECT_STATS_SQL does. Exported for its plan test.
  */

@@ -205,7 +205,7 @@ describe('archiving a project', () => {
         [randomUUID(), r.projectUuid],
       ),
     );
-    // The work list is kept 2 s per worker: a worker who has not read it yet.
+    // The work list is kept up to 2 s per worker: a worker who has not read it yet.
     const fresh = await signUp(t);
     expect(((await get(fresh, '/api/work/projects')).body.data as Array<{ uuid: string }>).map((p) => p.uuid)).not.toContain(r.projectUuid);
     const res = await t.request({ method: 'POST', url: '/api/work/checkouts', headers: w.auth, body: { project_uuid: r.projectUuid } });

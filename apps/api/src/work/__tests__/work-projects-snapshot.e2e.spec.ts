@@ -8,7 +8,7 @@ import { WORKER_PART_SQL, WorkSummaryService, type ProjectsSnapshot } from '../w
 
 /**
  * GET /api/work/projects from one shared snapshot of every listable project per process, less each
- * worker's own part (docs/decisions.md, "The work list is kept 2 s per worker").
+ * worker's own part (docs/decisions.md, "The work list is one shared snapshot, less each worker's own part").
  */
 describe('the work list is one shared snapshot less each worker’s own part', () => {
   let t: TestApp;
