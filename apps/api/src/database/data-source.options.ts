@@ -51,7 +51,6 @@ import { ConsensusRuleWriters1767300000000 } from './migrations/1767300000000-co
 import { IdempotencyKeysCreatedIndex1767400000000 } from './migrations/1767400000000-idempotency-keys-created-index';
 import { StatePageIndexes1767520000000 } from './migrations/1767520000000-state-page-indexes';
 import { ConsensusRule4Refresh1767600000000 } from './migrations/1767600000000-consensus-rule-4-refresh';
-import { ArchivedProjectInsertGuard1767700000000 } from './migrations/1767700000000-archived-project-insert-guard';
 import { WorkListWorkerIndexes1767800000000 } from './migrations/1767800000000-work-list-worker-indexes';
 import { QueryTimeoutClient } from './query-timeout-client';
 import { SnakeNamingStrategy } from './snake-naming.strategy';
@@ -113,7 +112,6 @@ export const MIGRATIONS = [
   IdempotencyKeysCreatedIndex1767400000000,
   StatePageIndexes1767520000000,
   ConsensusRule4Refresh1767600000000,
-  ArchivedProjectInsertGuard1767700000000,
   WorkListWorkerIndexes1767800000000,
 ];
 

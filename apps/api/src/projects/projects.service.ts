@@ -217,10 +217,8 @@ export class ProjectsService {
    * `tx` has committed: every process drops its cached copies.
    */
   async archiveAll(tx: EntityManager, accountId: string): Promise<() => void> {
-    // One lock for every project of the account against task inserts (migration 1767700000000), not one each.
-    await tx.query('SELECT pg_advisory_xact_lock(account_archive_key($1))', [accountId]);
     const rows: Array<{ id: string }> = await tx.query('SELECT id FROM projects WHERE account_id = $1 AND archived_at IS NULL ORDER BY id', [accountId]);
-    for (const { id } of rows) await setArchivedIn(tx, accountId, id, true, 'account locked');
+    for (const { id } of rows) await setArchivedIn(tx, accountId, id, true);
     return () => this.invalidation.forget('projects', rows.map(({ id }) => id));
   }
 
@@ -329,17 +327,11 @@ export function projectChars(project: Project): number {
   return 1_000 + project.template.length + JSON.stringify(project.variables ?? {}).length + JSON.stringify(project.labels ?? []).length;
 }
 
-/**
- * archive/unarchive's change, in `tx`: the row locked first, archived_at changed only when it differs.
- * `'account locked'`: the caller holds the account's archive lock (archiveAll), which stands for this one.
- */
-async function setArchivedIn(tx: EntityManager, accountId: string, id: string, archived: boolean, locked?: 'account locked'): Promise<Project> {
+/** archive/unarchive's change, in `tx`: the row locked first, archived_at changed only when it differs. */
+async function setArchivedIn(tx: EntityManager, accountId: string, id: string, archived: boolean): Promise<Project> {
   // FOR NO KEY UPDATE: the foreign-key checks of tasks being added do not wait for it.
   const row = await lockOwnedRow(tx, accountId, id, 'for_no_key_update');
   if ((row.archivedAt !== null) === archived) return row;
-  // Exclusive, against the shared lock each task insert tries (migration 1767700000000): an insert in
-  // flight commits first and is cancelled below; one that comes after is refused at once.
-  if (archived && !locked) await tx.query('SELECT pg_advisory_xact_lock(project_archive_key($1))', [row.id]);
   await tx.query('UPDATE projects SET archived_at = CASE WHEN $2 THEN now() END WHERE id = $1', [id, archived]);
   if (archived) await cancelOutstanding(tx, id);
   return tx.getRepository(Project).findOneOrFail({ where: { id } });

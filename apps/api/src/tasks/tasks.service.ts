@@ -216,25 +216,8 @@ const INSERT_MANY_TASKS: PreparedStatement = {
          SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[], $10::uuid[])`,
 };
 
-/** SQLSTATE of the insert guard of an archived project (migration 1767700000000); its DETAIL is the project's id. */
-const PROJECT_ARCHIVED_SQLSTATE = 'CB010';
-
-/**
- * Inserts tasks in one statement, on the pool or inside the caller's transaction. A project archived after
- * the request read it (the check in takesTasks is of the process's copy) is the same 422, and nothing is
- * written: the statement's guard undoes it.
- */
+/** Inserts tasks in one statement, on the pool or inside the caller's transaction. */
 async function insertTasks(on: DataSource | EntityManager, tasks: NewTask[]): Promise<void> {
-  try {
-    await writeTasks(on, tasks);
-  } catch (error) {
-    const { code, detail } = error as { code?: string; detail?: string };
-    if (code === PROJECT_ARCHIVED_SQLSTATE && detail) throw projectArchived(detail);
-    throw error;
-  }
-}
-
-async function writeTasks(on: DataSource | EntityManager, tasks: NewTask[]): Promise<void> {
   const only = tasks.length === 1 ? tasks[0] : undefined;
   if (only) {
     await runPrepared(on, INSERT_ONE_TASK, [

@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { oncePerRole } from '../common/once-per-role';
 import type { AppRole } from '../config/config.schema';
 import { ProjectsModule } from '../projects/projects.module';
+import { ArchivedProjectSweep } from './archived-project-sweep';
 import { CheckoutExpiryProcessor } from './checkout-expiry.processor';
 import { CheckoutExpiryScheduler } from './checkout-expiry.scheduler';
 import { CheckoutsService } from './checkouts.service';
@@ -17,7 +18,7 @@ export class WorkModule {
   static register = oncePerRole((role) => WorkModule.build(role));
 
   private static build(role: AppRole): DynamicModule {
-    const jobs: Provider[] = role === 'http' ? [] : [CheckoutExpiryProcessor];
+    const jobs: Provider[] = role === 'http' ? [] : [CheckoutExpiryProcessor, ArchivedProjectSweep];
     return {
       module: WorkModule,
       imports: [ProjectsModule],
