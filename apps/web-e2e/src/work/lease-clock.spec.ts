@@ -80,9 +80,12 @@ describe('the lease countdown', () => {
     await task.submit();
     await task.notice.getByText('Submitted 1 box.', { exact: false }).waitFor();
 
-    // The second tab's countdown ends: its give-back is refused (submitted), which it says instead of "Time is up".
-    await other.notice.getByText('This task was already submitted.').waitFor({ timeout: 20_000 });
+    // The second tab's countdown ends: its give-back is refused (submitted); it says so instead of "Time is
+    // up", and takes no new task by itself (a tab left open behind would hold its slot, unseen).
+    const card = other.page.getByTestId('task-submitted');
+    await card.waitFor({ timeout: 20_000 });
     expect(await other.expired.count()).toBe(0);
+    await other.page.getByRole('button', { name: 'Next task' }).click();
     await other.waitForTask();
     const [lease] = await h.api.db.query('SELECT state FROM checkouts WHERE id = $1', [first]);
     expect(lease.state).toBe('submitted');

@@ -176,7 +176,7 @@ describe('archiving a project', () => {
     expect(await listed()).toContain(r.projectUuid);
     expect((await post(r, r.projectUuid, 'archive')).status).toBe(200);
     // As another process whose cached copy of the project was not yet archived would, if the database's
-    // guard (migration 1767700000000, tested above) were not there: the reads do not trust the cache either.
+    // sweep (tested above) had not run yet: the reads do not trust the cache either.
     await asFixture(t.db, (tx) =>
       tx.query(
         `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
