@@ -175,8 +175,8 @@ describe('archiving a project', () => {
     const listed = async () => ((await get(w, '/api/work/projects')).body.data as Array<{ uuid: string }>).map((p) => p.uuid);
     expect(await listed()).toContain(r.projectUuid);
     expect((await post(r, r.projectUuid, 'archive')).status).toBe(200);
-    // As another process whose cached copy of the project was not yet archived would, if the database's
-    // sweep (tested above) had not run yet: the reads do not trust the cache either.
+    // As another process whose cached copy of the project was not yet archived could add it, before the
+    // jobs role's sweep (tested above) cancels it: the reads do not trust the cache either.
     await asFixture(t.db, (tx) =>
       tx.query(
         `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
