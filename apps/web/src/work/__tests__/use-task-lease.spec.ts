@@ -1,5 +1,3 @@
-import type { Box } from '@crowdbox/boxes';
-import type { CheckoutResponse } from '@crowdbox/contracts';
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals';
 import { act, renderHook } from '@testing-library/react';
 import { ApiError } from '../../api/client';
@@ -8,36 +6,10 @@ import { neverAnswer } from '../../api/__tests__/never-answer';
 import { loadDraft, saveDraft } from '../draft-store';
 import { SKIPPED_NOTICE } from '../lease-notices';
 import { useTaskLease } from '../use-task-lease';
+import { PROJECT, USER, aLease, box, handsOut } from './lease-fixtures';
 
 // The lease life cycle's notices about drafts left by earlier leases of the project (settle-drafts.ts).
 
-const PROJECT = 'p-1';
-const USER = 'u1';
-const box: Box = { label: 'car', center_x: 50, center_y: 50, width: 20, height: 20 };
-
-function aLease(checkoutId: string): CheckoutResponse {
-  return {
-    checkout_id: checkoutId,
-    task_uuid: `task-${checkoutId}`,
-    project_uuid: PROJECT,
-    prompt: '<p>Box every car</p>',
-    external_image_url: 'https://example.com/a.jpg',
-    labels: [{ name: 'car', color: '#1f77b4' }],
-    reward: 25,
-    checked_out_at: '2026-11-26T10:00:00.000Z',
-    expires_at: '2026-11-26T10:10:00.000Z',
-  };
-}
-
-/** The project hands out these leases, one per checkout. */
-function handsOut(...checkoutIds: string[]) {
-  const checkOut = jest.spyOn(workApi, 'checkOut');
-  for (const id of checkoutIds) {
-    const data = aLease(id);
-    checkOut.mockResolvedValueOnce({ data, body: { data }, status: 201 });
-  }
-  return checkOut;
-}
 
 const NO_ANSWER = () => new ApiError(0, [{ field: 'root', detail: 'The server could not be reached.' }], false);
 
