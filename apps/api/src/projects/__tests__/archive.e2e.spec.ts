@@ -27,6 +27,21 @@ describe('archiving a project', () => {
   const projectRow = async (r: Requester) =>
     (await t.db.query('SELECT archived_at, updated_at FROM projects WHERE id = $1', [r.projectUuid]))[0] as { archived_at: Date | null; updated_at: Date };
   const archivedDetail = (uuid: string) => expect.stringMatching(new RegExp(`${uuid} is archived.*unarchive.*/api/console/projects/${uuid}/unarchive`));
+  /**
+   * A task written straight into `r`'s project, as an insert in flight during its archive, or a process
+   * whose copy of the project was stale, would write it after the archive's cancel.
+   */
+  const lateTask = async (r: Requester) => {
+    const id = randomUUID();
+    await asFixture(t.db, (tx) =>
+      tx.query(
+        `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
+         VALUES ($1, $2, '<p>x</p>', '{}', 1, 1, 600)`,
+        [id, r.projectUuid],
+      ),
+    );
+    return id;
+  };
 
   it('sets archived_at and cancels the outstanding tasks in one go; answers the project as the console reads it', async () => {
     const r = await aRequester(t);
@@ -62,14 +77,7 @@ describe('archiving a project', () => {
     expect(again.body).toEqual(first.body);
     expect(await projectRow(r)).toEqual(before);
     // A task that slipped in (another process's cached copy of the project): a later archive does not cancel it.
-    const straggler = randomUUID();
-    await asFixture(t.db, (tx) =>
-      tx.query(
-        `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
-         VALUES ($1, $2, '<p>x</p>', '{}', 1, 1, 600)`,
-        [straggler, r.projectUuid],
-      ),
-    );
+    const straggler = await lateTask(r);
     expect((await post(r, r.projectUuid, 'archive')).body.data.archived_at).toBe(first.body.data.archived_at);
     expect((await t.db.query('SELECT cancelled_at FROM tasks WHERE id = $1', [straggler]))[0].cancelled_at).toBeNull();
   });
@@ -119,18 +127,6 @@ describe('archiving a project', () => {
   });
 
   describe('tasks added after the archive began (work/archived-project-sweep.ts)', () => {
-    /** A task written as an insert in flight during the archive, or a process whose copy of the project was stale, would write it. */
-    const lateTask = async (r: Requester) => {
-      const id = randomUUID();
-      await asFixture(t.db, (tx) =>
-        tx.query(
-          `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
-           VALUES ($1, $2, '<p>x</p>', '{}', 1, 1, 600)`,
-          [id, r.projectUuid],
-        ),
-      );
-      return id;
-    };
     const cancelled = async (id: string) => (await t.db.query('SELECT cancelled_at IS NOT NULL AS c FROM tasks WHERE id = $1', [id]))[0].c as boolean;
     const sweep = () => t.app.get(ArchivedProjectSweep).sweep();
     // What the other tests of this file left in their archived projects goes first: the counts below are this test's.
@@ -177,13 +173,7 @@ describe('archiving a project', () => {
     expect((await post(r, r.projectUuid, 'archive')).status).toBe(200);
     // As another process whose cached copy of the project was not yet archived could add it, before the
     // jobs role's sweep (tested above) cancels it: the reads do not trust the cache either.
-    await asFixture(t.db, (tx) =>
-      tx.query(
-        `INSERT INTO tasks (id, project_id, prompt, substitutions, reward, required_submissions, allowed_completion_time_seconds)
-         VALUES ($1, $2, '<p>x</p>', '{}', 1, 1, 600)`,
-        [randomUUID(), r.projectUuid],
-      ),
-    );
+    await lateTask(r);
     // The work list is kept up to 2 s per worker: a worker who has not read it yet.
     const fresh = await signUp(t);
     expect(((await get(fresh, '/api/work/projects')).body.data as Array<{ uuid: string }>).map((p) => p.uuid)).not.toContain(r.projectUuid);
