@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
+import type { EntityManager } from 'typeorm';
 import type { Harness } from './harness';
 import { TaskPage } from './pages/task.page';
 import { addTask, createApiKey, createProject, signUp, type SignedIn } from './server/api-server';
@@ -97,7 +98,21 @@ export async function expireLease(h: Harness, checkoutId: string): Promise<void>
   await h.api.db.transaction(async (tx) => {
     await tx.query('SET LOCAL session_replication_role = replica');
     await tx.query(`UPDATE checkouts SET expires_at = now() - interval '1 second' WHERE id = $1`, [checkoutId]);
+    await keepLeaseHint(tx, checkoutId);
   });
+}
+
+/**
+ * The task row's lease hint (migration 1764300000000: `lease_expiry_min`, a lower bound of its active
+ * leases' expiries), kept true after a fixture moved a lease's expiry earlier, as the lease trigger
+ * would: readers that trust it (the work list, a project's figures) would count the task as taken
+ * until the old expiry.
+ */
+async function keepLeaseHint(tx: EntityManager, checkoutId: string): Promise<void> {
+  await tx.query(
+    `UPDATE tasks t SET lease_expiry_min = LEAST(t.lease_expiry_min, c.expires_at) FROM checkouts c WHERE c.id = $1 AND t.id = c.task_id`,
+    [checkoutId],
+  );
 }
 
 /**
@@ -108,6 +123,7 @@ export async function shortenLease(h: Harness, checkoutId: string, ms: number): 
   return h.api.db.transaction(async (tx) => {
     await tx.query('SET LOCAL session_replication_role = replica');
     await tx.query(`UPDATE checkouts SET expires_at = checked_out_at + make_interval(secs => $2::float8 / 1000) WHERE id = $1`, [checkoutId, ms]);
+    await keepLeaseHint(tx, checkoutId);
     const rows: Array<{ expires_at: Date }> = await tx.query('SELECT expires_at FROM checkouts WHERE id = $1', [checkoutId]);
     return rows[0].expires_at.toISOString();
   });
