@@ -31,6 +31,17 @@ export const NO_TASKS: ProjectStats = {
  * database to the project's tasks: a sequential scan of the largest table at each read. Exported for the
  * tests of its plan.
  */
+/**
+ * Whether the open task `t` has a free slot: its submissions and live leases below
+ * required_submissions, the lease hint standing in for a probe of checkouts (see PROJECT_STATS_SQL). The
+ * one availability rule of a project's figures and of the worker's list (work/work-summary.service.ts).
+ */
+export const TASK_HAS_FREE_SLOT_SQL = `t.submission_count
+    + CASE WHEN t.leased_count = 0 OR t.lease_expiry_min > now() THEN t.leased_count
+           ELSE (SELECT count(*) FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())
+      END
+    < t.required_submissions`;
+
 export const PROJECT_STATS_SQL = `
   SELECT p.id,
          EXISTS (SELECT 1 FROM tasks t WHERE t.project_id = p.id) AS has_tasks,
@@ -39,13 +50,7 @@ export const PROJECT_STATS_SQL = `
          (SELECT coalesce(sum(t.submission_count::bigint * t.reward), 0) FROM tasks t WHERE t.project_id = p.id) AS paid
     FROM projects p
    CROSS JOIN LATERAL (
-     SELECT count(*) FILTER (
-              WHERE t.submission_count
-                    + CASE WHEN t.leased_count = 0 OR t.lease_expiry_min > now() THEN t.leased_count
-                           ELSE (SELECT count(*) FROM checkouts c
-                                  WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())
-                      END
-                    < t.required_submissions) AS available,
+     SELECT count(*) FILTER (WHERE ${TASK_HAS_FREE_SLOT_SQL}) AS available,
             round(avg(t.reward)) AS avg_reward
        FROM tasks t
       WHERE t.project_id = p.id AND t.completed_at IS NULL AND t.cancelled_at IS NULL) o

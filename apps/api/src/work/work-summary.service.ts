@@ -6,6 +6,7 @@ import type { SessionPrincipal } from '../common/http/principal';
 import { TtlCache } from '../common/ttl-cache';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
+import { TASK_HAS_FREE_SLOT_SQL } from '../projects/project-stats';
 
 /** How long a worker's list of projects, and the shared snapshot it is made from, are kept (at most CACHE_TTL_MS). */
 const PROJECTS_CACHE_MS = 2_000;
@@ -41,7 +42,15 @@ const ENTRY_CHARS = 150;
 
 /** About what a cached list holds, in characters: its projects' display names and descriptions dominate. */
 export function workListChars(list: WorkProjectResponse[]): number {
-  return list.reduce((sum, p) => sum + ENTRY_CHARS + p.display_name.length + p.display_short_description.length, 1);
+  return projectsChars(list, (p) => [p.display_name, p.display_short_description]);
+}
+
+/** The same count for any list of projects, given each one's display name and description. */
+function projectsChars<T>(projects: T[], texts: (project: T) => [string, string]): number {
+  return projects.reduce((sum, p) => {
+    const [name, description] = texts(p);
+    return sum + ENTRY_CHARS + name.length + description.length;
+  }, 1);
 }
 
 /** [value, available tasks with it], in the order the bucket list is read. */
@@ -88,18 +97,13 @@ interface CachedList {
  * The shared read (one per process at a time, docs/decisions.md "The work list is one shared snapshot, less
  * each worker's own part"): every listable project's available tasks, counted and bucketed, with no worker in it. A task is
  * available while it is open and has a slot, with the task row's lease hint standing in for a probe of
- * checkouts unless one of its leases ran out unswept, as PROJECT_STATS_SQL does. Exported for its plan test.
+ * checkouts unless one of its leases ran out unswept (TASK_HAS_FREE_SLOT_SQL). Exported for its plan test.
  */
 export const PROJECTS_SNAPSHOT_SQL = `
   WITH available AS MATERIALIZED (
     SELECT t.project_id, t.reward, t.allowed_completion_time_seconds AS secs
       FROM tasks t JOIN projects p ON p.id = t.project_id
-     WHERE t.completed_at IS NULL AND t.cancelled_at IS NULL AND p.archived_at IS NULL
-       AND t.submission_count
-           + CASE WHEN t.leased_count = 0 OR t.lease_expiry_min > now() THEN t.leased_count
-                  ELSE (SELECT count(*) FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())
-             END
-           < t.required_submissions
+     WHERE t.completed_at IS NULL AND t.cancelled_at IS NULL AND p.archived_at IS NULL AND ${TASK_HAS_FREE_SLOT_SQL}
   ), rewards AS (
     SELECT project_id, reward, count(*) AS n,
            row_number() OVER (PARTITION BY project_id ORDER BY reward DESC) AS high,
@@ -265,7 +269,7 @@ export class WorkSummaryService {
         times: r.times,
       })),
     };
-    const chars = snapshot.projects.reduce((sum, p) => sum + ENTRY_CHARS + p.displayName.length + p.description.length, 1);
+    const chars = projectsChars(snapshot.projects, (p) => [p.displayName, p.description]);
     // Over the bound it answers the calls that waited for it, and is not kept (nor are lists made from it).
     if (chars > MAX_CACHED_LIST_CHARS) snapshot.expiresAt = 0;
     else if (startedAt >= (this.snapshot?.startedAt ?? 0)) this.snapshot = snapshot;
@@ -339,11 +343,7 @@ export class WorkSummaryService {
            FROM tasks t JOIN projects p ON p.id = t.project_id
           WHERE t.project_id = ANY($2::uuid[]) AND t.completed_at IS NULL AND t.cancelled_at IS NULL
             AND NOT EXISTS (SELECT 1 FROM checkouts own WHERE own.task_id = t.id AND own.worker_id = $1)
-            AND t.submission_count
-                + CASE WHEN t.leased_count = 0 OR t.lease_expiry_min > now() THEN t.leased_count
-                       ELSE (SELECT count(*) FROM checkouts c WHERE c.task_id = t.id AND c.state = 'active' AND c.expires_at > now())
-                  END
-                < t.required_submissions
+            AND ${TASK_HAS_FREE_SLOT_SQL}
           GROUP BY p.id`,
         [worker.userId, projectIds],
       );
