@@ -25,7 +25,7 @@ const EXPORT_RETRY_MS = 10_000;
 export const EXPORT_SUBMISSIONS_PAGE = 250;
 
 /**
- * Projects read per page, on the console's keyset (ProjectsService.page): a page's figures are one
+ * Projects read per page, on the console's keyset (ProjectsService.keysetPage): a page's figures are one
  * statement over that page's tasks only, and its templates (up to 100 KB each) are written out before
  * the next page is held. All the account's projects at once was one statement over every task of every
  * project, which a large requester's file never finished within the statement timeout.
@@ -132,7 +132,7 @@ export class AccountExportService {
   private async *projectPages(accountId: string): AsyncIterable<ConsoleProjectResponse> {
     let before: string | undefined;
     do {
-      const page = await this.projects.page(accountId, { limit: EXPORT_PROJECTS_PAGE, before });
+      const page = await this.projects.keysetPage(accountId, { limit: EXPORT_PROJECTS_PAGE, before });
       yield* page.data;
       before = page.next_cursor ?? undefined;
     } while (before);

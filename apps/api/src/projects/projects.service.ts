@@ -126,6 +126,20 @@ export class ProjectsService {
    * from every one of its tasks (docs/decisions.md, "The project list is paged").
    */
   async page(accountId: string, query: ConsoleProjectListQuery): Promise<ConsoleProjectsPage> {
+    const { data, next_cursor } = await this.keysetPage(accountId, query);
+    const [counts]: Array<{ in_use: number; archived: number }> = await this.db.query(
+      `SELECT count(*) FILTER (WHERE archived_at IS NULL)::int AS in_use, count(*) FILTER (WHERE archived_at IS NOT NULL)::int AS archived
+         FROM projects WHERE account_id = $1`,
+      [accountId],
+    );
+    return { data, next_cursor, counts };
+  }
+
+  /**
+   * A page of the account's projects with their figures, as `page` reads it, without the account's counts
+   * (a read of every project of the account): the data file's pages need none.
+   */
+  async keysetPage(accountId: string, query: ConsoleProjectListQuery): Promise<Omit<ConsoleProjectsPage, 'counts'>> {
     const limit = query.limit ?? PAGE_DEFAULT;
     const archived = query.archived === undefined ? '' : `AND p.archived_at IS ${query.archived === 'true' ? 'NOT ' : ''}NULL`;
     const rows: Array<{ id: string; cursor: string }> = await this.db.query(
@@ -136,12 +150,7 @@ export class ProjectsService {
       pageParams(accountId, query.before),
     );
     const page = cutPage(rows, limit);
-    const [counts]: Array<{ in_use: number; archived: number }> = await this.db.query(
-      `SELECT count(*) FILTER (WHERE archived_at IS NULL)::int AS in_use, count(*) FILTER (WHERE archived_at IS NOT NULL)::int AS archived
-         FROM projects WHERE account_id = $1`,
-      [accountId],
-    );
-    return { data: await this.withFigures(page.rows.map(({ id }) => id)), next_cursor: page.next_cursor, counts };
+    return { data: await this.withFigures(page.rows.map(({ id }) => id)), next_cursor: page.next_cursor };
   }
 
   /** The console's view of these projects, in this order. */
