@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { deleteInBatches, HourlyHousekeeping } from '../common/hourly-pass';
+import { deleteInBatches, Housekeeping } from '../common/housekeeping';
 
 /**
  * Deletes expired sessions, hourly. Every log-in adds a row and nothing else removed one, so the table
@@ -10,7 +10,7 @@ import { deleteInBatches, HourlyHousekeeping } from '../common/hourly-pass';
  * 1765500000000), 1,000 a statement. Runs in roles jobs and all; safe with several such processes.
  */
 @Injectable()
-export class SessionPruning extends HourlyHousekeeping {
+export class SessionPruning extends Housekeeping {
   private readonly logger = new Logger(SessionPruning.name);
 
   constructor(@InjectDataSource() private readonly db: DataSource) {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { deleteInBatches, HourlyHousekeeping } from '../common/hourly-pass';
+import { deleteInBatches, Housekeeping } from '../common/housekeeping';
 import { IDEMPOTENCY_WINDOW_HOURS } from './idempotency';
 
 /**
@@ -20,7 +20,7 @@ export const PRUNE_IDEMPOTENCY_KEYS = `
  * one with up to 1,000 tasks' response. Runs in roles jobs and all; safe with several such processes.
  */
 @Injectable()
-export class IdempotencyPruning extends HourlyHousekeeping {
+export class IdempotencyPruning extends Housekeeping {
   private readonly logger = new Logger(IdempotencyPruning.name);
 
   constructor(@InjectDataSource() private readonly db: DataSource) {

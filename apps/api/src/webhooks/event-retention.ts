@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { deleteInBatches, HourlyHousekeeping } from '../common/hourly-pass';
+import { deleteInBatches, Housekeeping } from '../common/housekeeping';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 
@@ -55,7 +55,7 @@ export const PRUNE_ABANDONED_EVENTS = `
  * Runs in roles jobs and all (docs/webhooks.md §6).
  */
 @Injectable()
-export class EventRetention extends HourlyHousekeeping {
+export class EventRetention extends Housekeeping {
   private readonly logger = new Logger(EventRetention.name);
 
   constructor(

@@ -1,11 +1,11 @@
-import { Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { OnePass } from '../common/one-pass';
+import { Housekeeping, type PassTimes } from '../common/housekeeping';
 import { inTimedTransaction } from '../database/timed-transaction';
 import { CANCEL_LIMIT_MS, cancelOutstanding } from '../projects/cancel-outstanding';
 
-const SWEEP_EVERY_MS = 30_000;
+const EVERY_30_S: PassTimes = { firstMs: 30_000, everyMs: 30_000 };
 
 /**
  * Projects archived this recently are looked at. A task reaches an archived project only from an insert
@@ -24,26 +24,19 @@ const LOOK_BACK = '1 hour';
  * "twenty-ninth session"); this costs the writes nothing, and such a task lives 30 s at most.
  */
 @Injectable()
-export class ArchivedProjectSweep implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class ArchivedProjectSweep extends Housekeeping {
   private readonly logger = new Logger(ArchivedProjectSweep.name);
-  private timer?: NodeJS.Timeout;
-  private readonly sweeps = new OnePass();
 
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweeps.run(() => this.sweep()), SWEEP_EVERY_MS);
-    this.timer.unref();
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
   }
 
-  /** Before the shutdown hooks, which close the pool (TypeORM's) ahead of this module's. */
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.sweeps.stop();
+  protected override passTimes(): PassTimes {
+    return EVERY_30_S;
   }
 
   /** One pass: how many tasks it cancelled (their project's cancel, as cancel_outstanding's, one project at a time). */
-  async sweep(): Promise<number> {
+  protected async pass(): Promise<number> {
     let cancelled = 0;
     try {
       // ix_projects_archived, then ix_tasks_open per project: a few rows, however many projects were ever archived.
@@ -54,7 +47,7 @@ export class ArchivedProjectSweep implements OnApplicationBootstrap, BeforeAppli
           ORDER BY p.id`,
       );
       for (const { id } of projects) {
-        if (this.sweeps.stopped) break;
+        if (this.stopping()) break;
         // Only while it is still archived: an unarchive since takes tasks again.
         const result = await inTimedTransaction(this.db, CANCEL_LIMIT_MS, async (tx) => {
           const [still]: Array<{ archived: boolean }> = await tx.query('SELECT archived_at IS NOT NULL AS archived FROM projects WHERE id = $1 FOR NO KEY UPDATE', [id]);

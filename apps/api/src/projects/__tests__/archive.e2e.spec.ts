@@ -128,7 +128,7 @@ describe('archiving a project', () => {
 
   describe('tasks added after the archive began (work/archived-project-sweep.ts)', () => {
     const cancelled = async (id: string) => (await t.db.query('SELECT cancelled_at IS NOT NULL AS c FROM tasks WHERE id = $1', [id]))[0].c as boolean;
-    const sweep = () => t.app.get(ArchivedProjectSweep).sweep();
+    const sweep = () => t.app.get(ArchivedProjectSweep).prune();
     // What the other tests of this file left in their archived projects goes first: the counts below are this test's.
     beforeEach(() => sweep());
 
